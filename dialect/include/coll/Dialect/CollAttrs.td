@@ -1,0 +1,69 @@
+//===- CollAttrs.td - coll enums and attributes ------------*- tablegen -*-===//
+#ifndef COLL_ATTRS_TD
+#define COLL_ATTRS_TD
+
+include "coll/Dialect/CollDialect.td"
+include "mlir/IR/EnumAttr.td"
+
+def Coll_CollectiveKind : I32EnumAttr<"CollectiveKind", "collective kind", [
+    I32EnumAttrCase<"allreduce", 0>
+  ]> {
+  let cppNamespace = "::coll";
+  let genSpecializedAttr = 0;
+}
+def Coll_CollectiveKindAttr : EnumAttr<Coll_Dialect, Coll_CollectiveKind, "kind"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Coll_ReduceOp : I32EnumAttr<"ReduceOp", "reduction operator", [
+    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"prod", 1>,
+    I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"max", 3>
+  ]> {
+  let cppNamespace = "::coll";
+  let genSpecializedAttr = 0;
+}
+def Coll_ReduceOpAttr : EnumAttr<Coll_Dialect, Coll_ReduceOp, "op"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Coll_RankConstraint : I32EnumAttr<"RankConstraint", "rank-count constraint", [
+    I32EnumAttrCase<"any", 0>, I32EnumAttrCase<"power_of_two", 1>
+  ]> {
+  let cppNamespace = "::coll";
+  let genSpecializedAttr = 0;
+}
+def Coll_RankConstraintAttr : EnumAttr<Coll_Dialect, Coll_RankConstraint, "ranks"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Coll_GroupKind : I32EnumAttr<"GroupKind", "permutation group acting on the ranks", [
+    I32EnumAttrCase<"cyclic", 0>, I32EnumAttrCase<"xor_", 1, "xor">
+  ]> {
+  let cppNamespace = "::coll";
+  let genSpecializedAttr = 0;
+}
+def Coll_GroupKindAttr : EnumAttr<Coll_Dialect, Coll_GroupKind, "group"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Coll_ScheduleKind : I32EnumAttr<"ScheduleKind", "schedule on a group", [
+    I32EnumAttrCase<"linear", 0>, I32EnumAttrCase<"butterfly", 1>
+  ]> {
+  let cppNamespace = "::coll";
+  let genSpecializedAttr = 0;
+}
+def Coll_ScheduleKindAttr : EnumAttr<Coll_Dialect, Coll_ScheduleKind, "schedule"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Coll_StepKind : I32EnumAttr<"StepKind", "what a receiver does with a part", [
+    I32EnumAttrCase<"combine", 0>, I32EnumAttrCase<"copy", 1>
+  ]> {
+  let cppNamespace = "::coll";
+  let genSpecializedAttr = 0;
+}
+def Coll_StepKindAttr : EnumAttr<Coll_Dialect, Coll_StepKind, "step"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+#endif // COLL_ATTRS_TD

@@ -1,0 +1,21 @@
+//===- CollOps.h - coll ops, attributes and enums ---------------*- C++ -*-===//
+#ifndef COLL_DIALECT_COLLOPS_H
+#define COLL_DIALECT_COLLOPS_H
+
+#include "coll/Dialect/CollDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "coll/Dialect/CollEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "coll/Dialect/CollAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "coll/Dialect/CollOps.h.inc"
+
+#endif

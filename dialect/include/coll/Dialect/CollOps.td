@@ -1,0 +1,119 @@
+//===- CollOps.td - coll spec and step ops -----------------*- tablegen -*-===//
+#ifndef COLL_OPS_TD
+#define COLL_OPS_TD
+
+include "coll/Dialect/CollAttrs.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Spec level
+//===----------------------------------------------------------------------===//
+
+def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
+  let summary = "a collective as the user specified it";
+  let description = [{
+    One `collective` declaration of a `.coll` file. `num_ranks` is set for a
+    fixed rank count; otherwise the rank count P is symbolic and
+    `rank_constraint` restricts it. A missing `element_type` means the
+    generated function is a template over the element type.
+
+    ```mlir
+    coll.collective @ring {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>,
+        op = #coll.op<sum>, rank_constraint = #coll.ranks<any>,
+        schedule = #coll.schedule<linear>}
+    ```
+  }];
+  let arguments = (ins
+    SymbolNameAttr:$sym_name,
+    Coll_CollectiveKindAttr:$kind,
+    OptionalAttr<TypeAttr>:$element_type,
+    Coll_ReduceOpAttr:$op,
+    OptionalAttr<I64Attr>:$num_ranks,
+    Coll_RankConstraintAttr:$rank_constraint,
+    Coll_GroupKindAttr:$group,
+    Coll_ScheduleKindAttr:$schedule,
+    DefaultValuedAttr<I64Attr, "0">:$butterfly_r
+  );
+  let assemblyFormat = "$sym_name attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether the spec admits a communicator of `ranks` processes.
+    bool acceptsRanks(int64_t ranks);
+    /// The constraint in the words of the language, e.g. "P == 2^k".
+    std::string describeRanks();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Step level
+//===----------------------------------------------------------------------===//
+
+def Coll_ProgramOp : Coll_Op<"program", [Symbol, NoTerminator, SingleBlock,
+                                         IsolatedFromAbove]> {
+  let summary = "a schedule expanded for one rank count";
+  let description = [{
+    The steps of one collective for `num_ranks` ranks. Every rank's buffer is
+    cut into `num_parts` parts; the steps in the body run in order.
+    `chunk_of_part` says which memory chunk holds each part (identity when
+    absent): the xor group stores part b in chunk bitreverse(b) so that every
+    message is one contiguous range.
+
+    ```mlir
+    coll.program @ring {kind = #coll.kind<allreduce>, num_parts = 2 : i64,
+                        num_ranks = 2 : i64, op = #coll.op<sum>} {
+      coll.step "reduce-scatter" combine {0 -> 1 [0], 1 -> 0 [1]}
+      coll.step "all-gather" copy {0 -> 1 [1], 1 -> 0 [0]}
+    }
+    ```
+  }];
+  let arguments = (ins
+    SymbolNameAttr:$sym_name,
+    Coll_CollectiveKindAttr:$kind,
+    Coll_ReduceOpAttr:$op,
+    I64Attr:$num_ranks,
+    I64Attr:$num_parts,
+    OptionalAttr<DenseI64ArrayAttr>:$chunk_of_part
+  );
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+def Coll_StepOp : Coll_Op<"step", [HasParent<"ProgramOp">]> {
+  let summary = "one communication step";
+  let description = [{
+    Every transfer `s -> d [b, ...]` sends parts `b, ...` from rank `s` to
+    rank `d`; the receiver combines them into its own copy of the same parts
+    (`combine`) or overwrites its copy (`copy`). `phase` names the part of
+    the algorithm the step belongs to. Steps expanded from a group schedule
+    also record the group-level move: the vectors at placements
+    `from .. from+vectors-1` go to `to .. to+vectors-1`.
+
+    ```mlir
+    coll.step "reduce-scatter" combine {0 -> 1 [0], 1 -> 0 [1]}
+    ```
+  }];
+  let arguments = (ins
+    StrAttr:$phase,
+    Coll_StepKindAttr:$step_kind,
+    DenseI64ArrayAttr:$sources,
+    DenseI64ArrayAttr:$destinations,
+    TypedArrayAttrBase<DenseI64ArrayAttr, "parts per transfer">:$parts,
+    OptionalAttr<I64Attr>:$from,
+    OptionalAttr<I64Attr>:$to,
+    OptionalAttr<I64Attr>:$vectors
+  );
+  let assemblyFormat = [{
+    $phase $step_kind custom<Transfers>($sources, $destinations, $parts) attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    size_t getNumTransfers() { return getSources().size(); }
+    llvm::ArrayRef<int64_t> getTransferParts(size_t i) {
+      return llvm::cast<mlir::DenseI64ArrayAttr>(getParts()[i]).asArrayRef();
+    }
+  }];
+}
+
+#endif // COLL_OPS_TD

@@ -1,0 +1,174 @@
+//===- CollOps.cpp - what ODS cannot say about coll ops -------------------===//
+#include "coll/Dialect/CollOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace coll;
+
+//===----------------------------------------------------------------------===//
+// CollectiveOp
+//===----------------------------------------------------------------------===//
+
+bool CollectiveOp::acceptsRanks(int64_t ranks) {
+  if (ranks < 1)
+    return false;
+  if (std::optional<uint64_t> fixed = getNumRanks())
+    return ranks == static_cast<int64_t>(*fixed);
+  if (getRankConstraint() == RankConstraint::power_of_two)
+    return llvm::isPowerOf2_64(static_cast<uint64_t>(ranks));
+  return true;
+}
+
+std::string CollectiveOp::describeRanks() {
+  if (std::optional<uint64_t> fixed = getNumRanks())
+    return "P == " + std::to_string(*fixed);
+  if (getRankConstraint() == RankConstraint::power_of_two)
+    return "P == 2^k";
+  return "P >= 1";
+}
+
+LogicalResult CollectiveOp::verify() {
+  if (std::optional<uint64_t> fixed = getNumRanks()) {
+    if (static_cast<int64_t>(*fixed) < 1)
+      return emitOpError("rank count must be at least 1, got ")
+             << static_cast<int64_t>(*fixed);
+    if (getRankConstraint() == RankConstraint::power_of_two &&
+        !llvm::isPowerOf2_64(*fixed))
+      return emitOpError("fixed rank count ")
+             << *fixed << " is not a power of two";
+  }
+  if (std::optional<Type> type = getElementType()) {
+    if (!type->isIntOrFloat())
+      return emitOpError("element type must be an integer or float type, got ")
+             << *type;
+  }
+  if (getGroup() == GroupKind::xor_) {
+    if (std::optional<uint64_t> fixed = getNumRanks()) {
+      if (!llvm::isPowerOf2_64(*fixed))
+        return emitOpError("group xor(P) needs P to be a power of two, got P = ")
+               << *fixed;
+    } else if (getRankConstraint() != RankConstraint::power_of_two) {
+      return emitOpError("group xor(P) needs P to be a power of two; "
+                         "constrain the ranks with `where P == 2^k`");
+    }
+  }
+  if (getButterflyR() != 0)
+    return emitOpError("butterfly(r = ")
+           << getButterflyR() << ") is not supported yet; use r = 0";
+  if (getSchedule() != ScheduleKind::butterfly && getButterflyR() != 0)
+    return emitOpError("only the butterfly schedule takes a parameter r");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ProgramOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ProgramOp::verify() {
+  if (static_cast<int64_t>(getNumRanks()) < 1)
+    return emitOpError("needs at least one rank");
+  if (static_cast<int64_t>(getNumParts()) < 1)
+    return emitOpError("needs at least one part");
+  if (std::optional<ArrayRef<int64_t>> chunks = getChunkOfPart()) {
+    int64_t parts = getNumParts();
+    if (static_cast<int64_t>(chunks->size()) != parts)
+      return emitOpError("chunk_of_part has ")
+             << chunks->size() << " entries for " << parts << " parts";
+    llvm::SmallVector<bool> seen(parts, false);
+    for (int64_t chunk : *chunks) {
+      if (chunk < 0 || chunk >= parts || seen[chunk])
+        return emitOpError("chunk_of_part is not a permutation of [0, ")
+               << parts << ")";
+      seen[chunk] = true;
+    }
+  }
+  for (Operation &op : getBody().front())
+    if (!isa<StepOp>(op))
+      return op.emitOpError("is not allowed in a coll.program; only "
+                            "coll.step is");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StepOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StepOp::verify() {
+  auto program = (*this)->getParentOfType<ProgramOp>();
+  int64_t ranks = program.getNumRanks();
+  int64_t numParts = program.getNumParts();
+  size_t n = getSources().size();
+  if (getDestinations().size() != n || getParts().size() != n)
+    return emitOpError("needs one destination and one part list per source");
+  for (size_t i = 0; i < n; ++i) {
+    int64_t src = getSources()[i], dst = getDestinations()[i];
+    if (src < 0 || src >= ranks || dst < 0 || dst >= ranks)
+      return emitOpError("transfer ")
+             << src << " -> " << dst << " names a rank outside [0, " << ranks
+             << ")";
+    if (src == dst)
+      return emitOpError("transfer ") << src << " -> " << dst
+                                      << " sends to itself";
+    for (int64_t part : getTransferParts(i))
+      if (part < 0 || part >= numParts)
+        return emitOpError("transfer ")
+               << src << " -> " << dst << " names part " << part
+               << " outside [0, " << numParts << ")";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Custom directive: {src -> dst [parts], ...}
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseTransfers(OpAsmParser &parser,
+                                  DenseI64ArrayAttr &sources,
+                                  DenseI64ArrayAttr &destinations,
+                                  ArrayAttr &parts) {
+  SmallVector<int64_t> srcs, dsts;
+  SmallVector<Attribute> partLists;
+  auto parseOne = [&]() -> ParseResult {
+    int64_t src, dst;
+    SmallVector<int64_t> list;
+    if (parser.parseInteger(src) || parser.parseArrow() ||
+        parser.parseInteger(dst) ||
+        parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&] {
+          return parser.parseInteger(list.emplace_back());
+        }))
+      return failure();
+    srcs.push_back(src);
+    dsts.push_back(dst);
+    partLists.push_back(DenseI64ArrayAttr::get(parser.getContext(), list));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Braces, parseOne))
+    return failure();
+  MLIRContext *ctx = parser.getContext();
+  sources = DenseI64ArrayAttr::get(ctx, srcs);
+  destinations = DenseI64ArrayAttr::get(ctx, dsts);
+  parts = ArrayAttr::get(ctx, partLists);
+  return success();
+}
+
+static void printTransfers(OpAsmPrinter &printer, StepOp op,
+                           DenseI64ArrayAttr sources,
+                           DenseI64ArrayAttr destinations, ArrayAttr parts) {
+  printer << "{";
+  for (size_t i = 0, e = sources.size(); i < e; ++i) {
+    if (i)
+      printer << ", ";
+    printer << sources[i] << " -> " << destinations[i] << " [";
+    llvm::interleaveComma(cast<DenseI64ArrayAttr>(parts[i]).asArrayRef(),
+                          printer);
+    printer << "]";
+  }
+  printer << "}";
+}
+
+#define GET_OP_CLASSES
+#include "coll/Dialect/CollOps.cpp.inc"

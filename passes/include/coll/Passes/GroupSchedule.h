@@ -1,0 +1,53 @@
+//===- GroupSchedule.h - closed forms of group schedules --------*- C++ -*-===//
+//
+// The group algebra of design.md 3.1 (seeds/003): an abelian group of
+// permutations acting regularly on the ranks, and the schedules on it as
+// sequences of group-level moves. The expansion pass turns each move into
+// per-rank transfers; the C++ emitter writes the same loops for run time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLL_PASSES_GROUPSCHEDULE_H
+#define COLL_PASSES_GROUPSCHEDULE_H
+
+#include "coll/Dialect/CollOps.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace coll {
+
+/// t_k for k = 0..P-1. Indices are taken mod P.
+class GroupAlgebra {
+public:
+  GroupAlgebra(GroupKind kind, int64_t order);
+  int64_t order() const { return P; }
+  /// t_k(x).
+  int64_t act(int64_t k, int64_t x) const;
+  /// t_k^{-1}(x): the part that placement k puts on rank x.
+  int64_t inverse(int64_t k, int64_t x) const;
+  /// The memory chunk that holds `part` (the xor group bit-reverses, so
+  /// that every message of recursive halving is one contiguous range).
+  int64_t chunkOfPart(int64_t part) const;
+
+private:
+  int64_t normalize(int64_t k) const { return ((k % P) + P) % P; }
+  int64_t reverseBits(int64_t k) const;
+  GroupKind kind;
+  int64_t P;
+  int bits = 0;
+};
+
+/// Move the vectors at placements from .. from+vectors-1 onto
+/// to .. to+vectors-1 by the one permutation t_to t_from^{-1}.
+struct GroupMove {
+  int64_t from, to, vectors;
+  StepKind kind;
+  const char *phase;
+};
+
+/// The moves of `schedule` for P ranks.
+std::vector<GroupMove> expandGroupSchedule(ScheduleKind schedule, int64_t P);
+
+} // namespace coll
+
+#endif

@@ -1,0 +1,32 @@
+//===- Lowering.h - entry points the driver calls ---------------*- C++ -*-===//
+#ifndef COLL_PASSES_LOWERING_H
+#define COLL_PASSES_LOWERING_H
+
+#include "coll/Dialect/CollOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace coll {
+
+/// Builds the coll.program of `spec` for P ranks at the builder's insertion
+/// point. P must be admitted by the spec.
+ProgramOp expandCollective(CollectiveOp spec, int64_t P,
+                           mlir::OpBuilder &builder);
+
+/// Writes the C++ header for every coll.collective of `module` (LowerToCpp).
+/// `source` names the .coll file in the header's first comment.
+mlir::LogicalResult emitCppHeader(mlir::ModuleOp module, llvm::raw_ostream &os,
+                                  llvm::StringRef cppNamespace,
+                                  llvm::StringRef source);
+
+/// Prints the values every rank holds after every step when rank r starts
+/// with `count` copies of r+1, in the layout of seeds/000's traces.
+mlir::LogicalResult printTrace(ProgramOp program, int64_t count,
+                               llvm::raw_ostream &os);
+
+} // namespace coll
+
+#endif

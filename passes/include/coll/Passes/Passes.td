@@ -1,0 +1,36 @@
+//===- Passes.td - coll passes -----------------------------*- tablegen -*-===//
+#ifndef COLL_PASSES_TD
+#define COLL_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ExpandGroupSchedules : Pass<"coll-expand-group-schedules", "mlir::ModuleOp"> {
+  let summary = "Expand group schedules (linear, butterfly) into coll.step ops";
+  let description = [{
+    Replaces every `coll.collective` by a `coll.program` holding its steps for
+    one rank count: the spec's fixed count, or `ranks` when the count is
+    symbolic. A step moves distributed vectors between placements of the
+    group by one communication permutation (design.md 3.1): `linear` is the
+    ring, `butterfly` (r = 0) takes 2*ceil(log2 P) steps for any P.
+  }];
+  let options = [
+    Option<"ranks", "ranks", "int64_t", /*default=*/"0",
+           "Rank count for specs whose count is symbolic">
+  ];
+  let dependentDialects = ["coll::CollDialect"];
+}
+
+def CheckDataflow : Pass<"coll-check-dataflow", "mlir::ModuleOp"> {
+  let summary = "Check a step program by exact dataflow simulation";
+  let description = [{
+    Runs every `coll.program` step by step on sets of contributions and
+    reports the first violation, naming the property, the step, the rank and
+    the part: every send reads a part its rank holds (ownership), no copy
+    overwrites a partial result that exists nowhere else (ownership), each
+    rank sends and receives at most one message per step (matching), and in
+    the end every rank holds every part with each rank's contribution
+    exactly once (coverage).
+  }];
+}
+
+#endif // COLL_PASSES_TD

@@ -1,0 +1,92 @@
+//===- ExpandGroupSchedules.cpp - group schedules to coll.step ------------===//
+#include "coll/Passes/GroupSchedule.h"
+#include "coll/Passes/Lowering.h"
+#include "coll/Passes/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace coll {
+#define GEN_PASS_DEF_EXPANDGROUPSCHEDULES
+#include "coll/Passes/Passes.h.inc"
+} // namespace coll
+
+using namespace mlir;
+using namespace coll;
+
+ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
+                                 OpBuilder &builder) {
+  MLIRContext *ctx = builder.getContext();
+  GroupAlgebra group(spec.getGroup(), P);
+  SmallVector<int64_t> chunkOfPart;
+  bool identityLayout = true;
+  for (int64_t b = 0; b < P; ++b) {
+    chunkOfPart.push_back(group.chunkOfPart(b));
+    identityLayout &= chunkOfPart.back() == b;
+  }
+  auto program = builder.create<ProgramOp>(
+      spec.getLoc(), spec.getSymNameAttr(), spec.getKindAttr(),
+      spec.getOpAttr(), builder.getI64IntegerAttr(P),
+      builder.getI64IntegerAttr(P),
+      identityLayout ? DenseI64ArrayAttr()
+                     : builder.getDenseI64ArrayAttr(chunkOfPart));
+  Block *body = new Block();
+  program.getBody().push_back(body);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(body);
+
+  for (const GroupMove &move : expandGroupSchedule(spec.getSchedule(), P)) {
+    // Rank x sends the parts of placements from+i to t_to(t_from^-1(x)).
+    SmallVector<int64_t> sources, destinations;
+    SmallVector<Attribute> parts;
+    for (int64_t x = 0; x < P; ++x) {
+      sources.push_back(x);
+      destinations.push_back(group.act(move.to, group.inverse(move.from, x)));
+      SmallVector<int64_t> sent;
+      for (int64_t i = 0; i < move.vectors; ++i)
+        sent.push_back(group.inverse(move.from + i, x));
+      parts.push_back(builder.getDenseI64ArrayAttr(sent));
+    }
+    builder.create<StepOp>(
+        spec.getLoc(), builder.getStringAttr(move.phase),
+        StepKindAttr::get(ctx, move.kind),
+        builder.getDenseI64ArrayAttr(sources),
+        builder.getDenseI64ArrayAttr(destinations), builder.getArrayAttr(parts),
+        builder.getI64IntegerAttr((move.from % P + P) % P),
+        builder.getI64IntegerAttr((move.to % P + P) % P),
+        builder.getI64IntegerAttr(move.vectors));
+  }
+  return program;
+}
+
+namespace {
+struct ExpandGroupSchedulesPass
+    : public coll::impl::ExpandGroupSchedulesBase<ExpandGroupSchedulesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<CollectiveOp> specs(module.getOps<CollectiveOp>());
+    for (CollectiveOp spec : specs) {
+      int64_t P = ranks;
+      if (std::optional<uint64_t> fixed = spec.getNumRanks()) {
+        if (P == 0)
+          P = static_cast<int64_t>(*fixed);
+      } else if (P == 0) {
+        spec.emitError("collective '")
+            << spec.getSymName()
+            << "' has a symbolic rank count; give one with ranks=N";
+        return signalPassFailure();
+      }
+      if (!spec.acceptsRanks(P)) {
+        spec.emitError("collective '")
+            << spec.getSymName() << "' does not admit P = " << P
+            << " (requires " << spec.describeRanks() << ")";
+        return signalPassFailure();
+      }
+      OpBuilder builder(spec);
+      expandCollective(spec, P, builder);
+      spec.erase();
+    }
+  }
+};
+} // namespace

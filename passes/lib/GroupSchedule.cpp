@@ -1,0 +1,75 @@
+//===- GroupSchedule.cpp - closed forms of group schedules ----------------===//
+#include "coll/Passes/GroupSchedule.h"
+
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace coll;
+
+static const char *const kReducePhase = "reduce-scatter";
+static const char *const kGatherPhase = "all-gather";
+
+GroupAlgebra::GroupAlgebra(GroupKind kind, int64_t order)
+    : kind(kind), P(order) {
+  if (kind == GroupKind::xor_) {
+    if (!llvm::isPowerOf2_64(static_cast<uint64_t>(order)))
+      llvm::report_fatal_error("xor group of a non-power-of-two order");
+    bits = llvm::Log2_64(static_cast<uint64_t>(order));
+  }
+}
+
+int64_t GroupAlgebra::reverseBits(int64_t k) const {
+  int64_t reversed = 0;
+  for (int i = 0; i < bits; ++i)
+    if (k & (int64_t(1) << i))
+      reversed |= int64_t(1) << (bits - 1 - i);
+  return reversed;
+}
+
+int64_t GroupAlgebra::act(int64_t k, int64_t x) const {
+  k = normalize(k);
+  if (kind == GroupKind::cyclic)
+    return (x + k) % P;
+  return x ^ reverseBits(k);
+}
+
+int64_t GroupAlgebra::inverse(int64_t k, int64_t x) const {
+  k = normalize(k);
+  if (kind == GroupKind::cyclic)
+    return (x - k + P) % P;
+  return x ^ reverseBits(k);
+}
+
+int64_t GroupAlgebra::chunkOfPart(int64_t part) const {
+  return kind == GroupKind::cyclic ? part : reverseBits(part);
+}
+
+std::vector<GroupMove> coll::expandGroupSchedule(ScheduleKind schedule,
+                                                 int64_t P) {
+  std::vector<GroupMove> moves;
+  switch (schedule) {
+  case ScheduleKind::linear:
+    // Ring: the vector at placement s moves to s+1 and is combined there,
+    // until placement P-1 holds the sum; then it is copied around the ring.
+    for (int64_t s = 0; s + 1 < P; ++s)
+      moves.push_back({s, s + 1, 1, StepKind::combine, kReducePhase});
+    for (int64_t s = 0; s + 1 < P; ++s)
+      moves.push_back({(s + P - 1) % P, s, 1, StepKind::copy, kGatherPhase});
+    return moves;
+  case ScheduleKind::butterfly: {
+    // Bandwidth-optimal butterfly (r = 0): with N vectors left, the upper
+    // floor(N/2) move onto the lower ones and combine; an odd leftover
+    // waits. The distribution replays the halvings in reverse.
+    std::vector<std::pair<int64_t, int64_t>> halvings;
+    for (int64_t n = P; n > 1; n = (n + 1) / 2) {
+      int64_t c = (n + 1) / 2, h = n / 2;
+      moves.push_back({c, 0, h, StepKind::combine, kReducePhase});
+      halvings.push_back({c, h});
+    }
+    for (auto it = halvings.rbegin(); it != halvings.rend(); ++it)
+      moves.push_back({0, it->first, it->second, StepKind::copy, kGatherPhase});
+    return moves;
+  }
+  }
+  llvm_unreachable("unknown schedule");
+}

@@ -1,0 +1,105 @@
+#pragma once
+// Point-to-point layer of the collc runtime: the Transport interface that
+// schedules run on, its MPI implementation, and Comm, the handle users pass
+// to generated collectives.
+
+// Open MPI's legacy C++ bindings, pulled in by mpi.h, trip
+// -Wcast-function-type under -Wextra; silence that for mpi.h alone.
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#if defined(__clang__)
+#pragma GCC diagnostic ignored "-Wunknown-warning-option"
+#endif
+#pragma GCC diagnostic ignored "-Wcast-function-type"
+#endif
+#include <mpi.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+#include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+namespace coll {
+
+// Every runtime failure (bad arguments, MPI errors) is reported as this.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// "No partner in this direction" for Transport::exchange.
+constexpr int kNoPeer = -1;
+
+struct SendSegment {
+  const void* data;
+  std::size_t bytes;
+};
+
+struct RecvSegment {
+  void* data;
+  std::size_t bytes;
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // One step of a schedule: send `sends` (in order) to rank `to` and receive
+  // `recvs` (in order) from rank `from`, concurrently; either may be kNoPeer
+  // (then its segment list is ignored). Returns when both sides are complete.
+  // `tag` distinguishes steps.
+  virtual void exchange(const SendSegment* sends, std::size_t numSends, int to,
+                        const RecvSegment* recvs, std::size_t numRecvs, int from,
+                        int tag) = 0;
+};
+
+// Transport over a private duplicate of an MPI communicator, so collc
+// messages can never match the application's own messages.
+class MpiTransport final : public Transport {
+ public:
+  explicit MpiTransport(MPI_Comm comm);
+  ~MpiTransport() override;
+  MpiTransport(const MpiTransport&) = delete;
+  MpiTransport& operator=(const MpiTransport&) = delete;
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  void exchange(const SendSegment* sends, std::size_t numSends, int to,
+                const RecvSegment* recvs, std::size_t numRecvs, int from,
+                int tag) override;
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0;
+  int size_ = 0;
+  int tagUpperBound_ = 32767;  // the MPI-guaranteed minimum until queried
+  // Reused across steps so a step does not allocate once warmed up.
+  std::vector<MPI_Request> requests_;
+  std::vector<MPI_Status> statuses_;
+  std::vector<std::size_t> expectedBytes_;  // per request; only recvs are checked
+};
+
+// The communicator handle of generated collectives. Owns its transport.
+class Comm {
+ public:
+  explicit Comm(MPI_Comm comm);
+  explicit Comm(std::unique_ptr<Transport> transport);
+  Comm(const Comm&) = delete;
+  Comm& operator=(const Comm&) = delete;
+  Comm(Comm&&) noexcept = default;
+  Comm& operator=(Comm&&) noexcept = default;
+  ~Comm() = default;
+
+  int rank() const { return transport_->rank(); }
+  int size() const { return transport_->size(); }
+  Transport& transport() { return *transport_; }
+
+ private:
+  std::unique_ptr<Transport> transport_;
+};
+
+}  // namespace coll

@@ -1,0 +1,14 @@
+//===- coll-opt.cpp - run coll passes on MLIR -----------------------------===//
+#include "coll/Dialect/CollOps.h"
+#include "coll/Passes/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  registry.insert<coll::CollDialect>();
+  coll::registerCollPasses();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "coll pass driver\n", registry));
+}

@@ -1,0 +1,280 @@
+//===- collc.cpp - the collc driver ---------------------------------------===//
+//
+//   collc compile FILE -o OUT.hpp [--namespace NS]
+//   collc emit FILE --stage=spec|steps [--ranks N]
+//   collc trace FILE --ranks N [--count N] [--collective NAME]
+//
+// FILE is a .coll file or MLIR (spec or step ops). Errors go through MLIR's
+// diagnostic engine, so they read `file:line:col: error: ...` with the
+// source line and a caret; a failed compile writes no output file.
+//
+//===----------------------------------------------------------------------===//
+#include "coll/Dialect/CollOps.h"
+#include "coll/Frontend/Parser.h"
+#include "coll/Passes/Lowering.h"
+#include "coll/Passes/Simulation.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+using namespace mlir;
+using namespace coll;
+
+namespace {
+
+constexpr int kMaxSymbolicRanks = 64;
+
+const char *const kUsage = R"(usage:
+  collc compile FILE -o OUT.hpp [--namespace NS]
+      Check the schedule (for every admitted P in 1..64 when P is symbolic)
+      and write a C++ header.
+  collc emit FILE --stage=spec|steps [--ranks N]
+      Print the spec ops, or the step ops expanded for N ranks.
+  collc trace FILE --ranks N [--count N] [--collective NAME]
+      Print every rank's values after every step; rank r starts with
+      N (or --count) copies of r + 1.
+FILE is a .coll file or MLIR text.
+)";
+
+struct Options {
+  std::string command, input, output, stage, cppNamespace = "collc",
+                                             collective;
+  std::optional<int64_t> ranks, count;
+};
+
+int usageError(const llvm::Twine &message) {
+  llvm::errs() << "collc: error: " << message << "\n" << kUsage;
+  return 2;
+}
+
+std::optional<int64_t> parsePositive(llvm::StringRef text) {
+  int64_t value;
+  if (text.getAsInteger(10, value) || value < 1)
+    return std::nullopt;
+  return value;
+}
+
+/// Parses argv; returns an exit code on error.
+std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
+  if (argc < 2)
+    return usageError("no command given");
+  opts.command = argv[1];
+  if (opts.command == "--help" || opts.command == "-h") {
+    llvm::outs() << kUsage;
+    return 0;
+  }
+  if (opts.command != "compile" && opts.command != "emit" &&
+      opts.command != "trace")
+    return usageError("unknown command '" + opts.command + "'");
+  for (int i = 2; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    auto value = [&](llvm::StringRef flag) -> std::optional<std::string> {
+      if (arg.consume_front(flag)) {
+        if (arg.consume_front("="))
+          return arg.str();
+        if (arg.empty() && i + 1 < argc)
+          return std::string(argv[++i]);
+      }
+      return std::nullopt;
+    };
+    if (arg == "-o") {
+      if (i + 1 >= argc)
+        return usageError("-o needs a file name");
+      opts.output = argv[++i];
+    } else if (std::optional<std::string> v = value("--namespace")) {
+      opts.cppNamespace = *v;
+    } else if (std::optional<std::string> v = value("--stage")) {
+      opts.stage = *v;
+    } else if (std::optional<std::string> v = value("--collective")) {
+      opts.collective = *v;
+    } else if (std::optional<std::string> v = value("--ranks")) {
+      opts.ranks = parsePositive(*v);
+      if (!opts.ranks)
+        return usageError("--ranks needs a positive integer, got '" + *v +
+                          "'");
+    } else if (std::optional<std::string> v = value("--count")) {
+      int64_t count;
+      if (llvm::StringRef(*v).getAsInteger(10, count) || count < 0)
+        return usageError("--count needs a non-negative integer, got '" + *v +
+                          "'");
+      opts.count = count;
+    } else if (arg.starts_with("-") && arg != "-") {
+      return usageError("unknown option '" + arg + "'");
+    } else if (opts.input.empty()) {
+      opts.input = arg.str();
+    } else {
+      return usageError("more than one input file ('" + opts.input +
+                        "' and '" + arg + "')");
+    }
+  }
+  if (opts.input.empty())
+    return usageError("no input file");
+  if (opts.command == "compile" && opts.output.empty())
+    return usageError("compile needs -o OUT.hpp");
+  if (opts.command == "emit" && opts.stage != "spec" && opts.stage != "steps")
+    return usageError("emit needs --stage=spec or --stage=steps");
+  return std::nullopt;
+}
+
+OwningOpRef<ModuleOp> load(llvm::SourceMgr &sourceMgr, MLIRContext &context) {
+  llvm::StringRef name =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier();
+  OwningOpRef<ModuleOp> module =
+      name.ends_with(".mlir")
+          ? parseSourceFile<ModuleOp>(sourceMgr, &context)
+          : parseCollFile(sourceMgr, &context);
+  if (module && failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+/// Expands `spec` for every rank count it must work for and checks each.
+LogicalResult checkAllRankCounts(CollectiveOp spec) {
+  SmallVector<int64_t> counts;
+  if (std::optional<uint64_t> fixed = spec.getNumRanks())
+    counts.push_back(static_cast<int64_t>(*fixed));
+  else
+    for (int64_t P = 1; P <= kMaxSymbolicRanks; ++P)
+      if (spec.acceptsRanks(P))
+        counts.push_back(P);
+  OpBuilder builder(spec.getContext());
+  for (int64_t P : counts) {
+    OwningOpRef<ModuleOp> scratch = ModuleOp::create(spec.getLoc());
+    builder.setInsertionPointToEnd(scratch->getBody());
+    ProgramOp program = expandCollective(spec, P, builder);
+    if (std::optional<Violation> v = Simulation::run(program)) {
+      spec.emitError() << "the schedule of '" << spec.getSymName()
+                       << "' is wrong for P = " << P << ": " << v->property
+                       << " violated at step " << v->step << ": "
+                       << v->message;
+      return failure();
+    }
+  }
+  return success();
+}
+
+/// Replaces every spec by its program for the requested rank count.
+LogicalResult expandAll(ModuleOp module, std::optional<int64_t> ranks) {
+  SmallVector<CollectiveOp> specs(module.getOps<CollectiveOp>());
+  for (CollectiveOp spec : specs) {
+    int64_t P;
+    if (ranks)
+      P = *ranks;
+    else if (std::optional<uint64_t> fixed = spec.getNumRanks())
+      P = static_cast<int64_t>(*fixed);
+    else
+      return spec.emitError("collective '")
+             << spec.getSymName()
+             << "' has a symbolic rank count; give one with --ranks N";
+    if (!spec.acceptsRanks(P))
+      return spec.emitError("collective '")
+             << spec.getSymName() << "' does not admit P = " << P
+             << " (requires " << spec.describeRanks() << ")";
+    OpBuilder builder(spec);
+    expandCollective(spec, P, builder);
+    spec.erase();
+  }
+  return success();
+}
+
+int runCompile(ModuleOp module, const Options &opts) {
+  auto specs = llvm::to_vector(module.getOps<CollectiveOp>());
+  if (specs.empty()) {
+    emitError(module.getLoc(), "no collective to compile");
+    return 1;
+  }
+  for (CollectiveOp spec : specs)
+    if (failed(checkAllRankCounts(spec)))
+      return 1;
+  std::string header;
+  llvm::raw_string_ostream os(header);
+  if (failed(emitCppHeader(module, os, opts.cppNamespace,
+                           llvm::sys::path::filename(opts.input))))
+    return 1;
+  // Written only now, through a temporary file, so a failure leaves none.
+  llvm::Error err = llvm::writeToOutput(
+      opts.output, [&](llvm::raw_ostream &out) -> llvm::Error {
+        out << header;
+        return llvm::Error::success();
+      });
+  if (err) {
+    llvm::errs() << "collc: error: cannot write '" << opts.output
+                 << "': " << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int runTrace(ModuleOp module, const Options &opts) {
+  if (failed(expandAll(module, opts.ranks)))
+    return 1;
+  auto programs = llvm::to_vector(module.getOps<ProgramOp>());
+  ProgramOp chosen;
+  for (ProgramOp program : programs)
+    if (opts.collective.empty() ? programs.size() == 1
+                                : program.getSymName() == opts.collective)
+      chosen = program;
+  if (!chosen) {
+    if (programs.empty())
+      emitError(module.getLoc(), "nothing to trace");
+    else if (opts.collective.empty())
+      emitError(module.getLoc(), "the file has ")
+          << programs.size()
+          << " collectives; choose one with --collective NAME";
+    else
+      emitError(module.getLoc(), "no collective named '")
+          << opts.collective << "'";
+    return 1;
+  }
+  int64_t count = opts.count ? *opts.count : chosen.getNumRanks();
+  return failed(printTrace(chosen, count, llvm::outs())) ? 1 : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options opts;
+  if (std::optional<int> code = parseArgs(argc, argv, opts))
+    return *code;
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(opts.input, &errorMessage);
+  if (!file) {
+    llvm::errs() << "collc: error: " << errorMessage << "\n";
+    return 1;
+  }
+  MLIRContext context;
+  context.getOrLoadDialect<CollDialect>();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module = load(sourceMgr, context);
+  if (!module)
+    return 1;
+
+  if (opts.command == "compile")
+    return runCompile(*module, opts);
+  if (opts.command == "trace")
+    return runTrace(*module, opts);
+  // emit
+  if (opts.stage == "steps" && failed(expandAll(*module, opts.ranks)))
+    return 1;
+  module->print(llvm::outs());
+  llvm::outs() << "\n";
+  return 0;
+}
