@@ -123,6 +123,29 @@ LogicalResult StepOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Custom directive: the step kind as a bare keyword (combine | copy)
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseStepKindKeyword(OpAsmParser &parser,
+                                        StepKindAttr &kind) {
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  llvm::StringRef word;
+  if (parser.parseKeyword(&word))
+    return failure();
+  std::optional<StepKind> parsed = symbolizeStepKind(word);
+  if (!parsed)
+    return parser.emitError(loc, "expected 'combine' or 'copy', got '")
+           << word << "'";
+  kind = StepKindAttr::get(parser.getContext(), *parsed);
+  return success();
+}
+
+static void printStepKindKeyword(OpAsmPrinter &printer, StepOp,
+                                 StepKindAttr kind) {
+  printer << stringifyStepKind(kind.getValue());
+}
+
+//===----------------------------------------------------------------------===//
 // Custom directive: {src -> dst [parts], ...}
 //===----------------------------------------------------------------------===//
 

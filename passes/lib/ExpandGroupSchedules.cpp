@@ -67,10 +67,10 @@ struct ExpandGroupSchedulesPass
     ModuleOp module = getOperation();
     SmallVector<CollectiveOp> specs(module.getOps<CollectiveOp>());
     for (CollectiveOp spec : specs) {
+      // A fixed rank count is part of the spec; `ranks` fills in a symbolic one.
       int64_t P = ranks;
       if (std::optional<uint64_t> fixed = spec.getNumRanks()) {
-        if (P == 0)
-          P = static_cast<int64_t>(*fixed);
+        P = static_cast<int64_t>(*fixed);
       } else if (P == 0) {
         spec.emitError("collective '")
             << spec.getSymName()

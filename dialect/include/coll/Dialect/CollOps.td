@@ -60,7 +60,7 @@ def Coll_ProgramOp : Coll_Op<"program", [Symbol, NoTerminator, SingleBlock,
     message is one contiguous range.
 
     ```mlir
-    coll.program @ring {kind = #coll.kind<allreduce>, num_parts = 2 : i64,
+    coll.program @ring attributes {kind = #coll.kind<allreduce>, num_parts = 2 : i64,
                         num_ranks = 2 : i64, op = #coll.op<sum>} {
       coll.step "reduce-scatter" combine {0 -> 1 [0], 1 -> 0 [1]}
       coll.step "all-gather" copy {0 -> 1 [1], 1 -> 0 [0]}
@@ -105,7 +105,7 @@ def Coll_StepOp : Coll_Op<"step", [HasParent<"ProgramOp">]> {
     OptionalAttr<I64Attr>:$vectors
   );
   let assemblyFormat = [{
-    $phase $step_kind custom<Transfers>($sources, $destinations, $parts) attr-dict
+    $phase custom<StepKindKeyword>($step_kind) custom<Transfers>($sources, $destinations, $parts) attr-dict
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -1,0 +1,41 @@
+// RUN: coll-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{'coll.collective' op group xor(P) needs P to be a power of two, got P = 6}}
+coll.collective @x {group = #coll.group<xor>, kind = #coll.kind<allreduce>, num_ranks = 6 : i64, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<butterfly>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op group xor(P) needs P to be a power of two; constrain the ranks with `where P == 2^k`}}
+coll.collective @x {group = #coll.group<xor>, kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<butterfly>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op rank count must be at least 1, got 0}}
+coll.collective @x {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_ranks = 0 : i64, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
+
+// -----
+
+coll.program @p attributes {kind = #coll.kind<allreduce>, num_parts = 2 : i64, num_ranks = 2 : i64, op = #coll.op<sum>} {
+  // expected-error @+1 {{'coll.step' op transfer 0 -> 2 names a rank outside [0, 2)}}
+  coll.step "reduce-scatter" combine {0 -> 2 [0]}
+}
+
+// -----
+
+coll.program @p attributes {kind = #coll.kind<allreduce>, num_parts = 2 : i64, num_ranks = 2 : i64, op = #coll.op<sum>} {
+  // expected-error @+1 {{'coll.step' op transfer 0 -> 1 names part 5 outside [0, 2)}}
+  coll.step "reduce-scatter" combine {0 -> 1 [5]}
+}
+
+// -----
+
+coll.program @p attributes {kind = #coll.kind<allreduce>, num_parts = 2 : i64, num_ranks = 2 : i64, op = #coll.op<sum>} {
+  // expected-error @+1 {{'coll.step' op transfer 1 -> 1 sends to itself}}
+  coll.step "reduce-scatter" combine {1 -> 1 [0]}
+}
+
+// -----
+
+// expected-error @+1 {{'coll.program' op chunk_of_part is not a permutation of [0, 2)}}
+coll.program @p attributes {chunk_of_part = array<i64: 0, 0>, kind = #coll.kind<allreduce>, num_parts = 2 : i64, num_ranks = 2 : i64, op = #coll.op<sum>} {
+}

@@ -1,0 +1,16 @@
+# lit configuration for collc: FileCheck tests of the dialect, the passes,
+# the frontend's diagnostics and `collc trace`.
+import os
+
+import lit.formats
+
+config.name = "collc"
+config.test_format = lit.formats.ShTest(not lit_config.quiet)
+config.suffixes = [".mlir", ".coll", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.collc_obj_root, "test")
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt",
+                   "unit", "mpi", "install", "Inputs"]
+config.environment["PATH"] = os.pathsep.join(
+    [config.collc_tools_dir, config.llvm_tools_dir, os.environ["PATH"]])
+config.substitutions.append(("%examples", os.path.join(config.collc_src_root, "examples")))
