@@ -5,7 +5,8 @@ import os
 import lit.formats
 
 config.name = "collc"
-config.test_format = lit.formats.ShTest(not lit_config.quiet)
+# RUN lines use the system shell (`$?`, `cd`), whatever the verbosity.
+config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".mlir", ".coll", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.collc_obj_root, "test")

@@ -58,35 +58,37 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
   return program;
 }
 
+LogicalResult coll::expandAllCollectives(ModuleOp module, int64_t ranks,
+                                         StringRef ranksHint) {
+  SmallVector<CollectiveOp> specs(module.getOps<CollectiveOp>());
+  for (CollectiveOp spec : specs) {
+    // A fixed rank count is part of the spec; `ranks` fills in a symbolic one.
+    int64_t P = ranks;
+    if (std::optional<uint64_t> fixed = spec.getNumRanks())
+      P = static_cast<int64_t>(*fixed);
+    else if (P == 0)
+      return spec.emitError("collective '")
+             << spec.getSymName()
+             << "' has a symbolic rank count; give one with " << ranksHint;
+    if (!spec.acceptsRanks(P))
+      return spec.emitError("collective '")
+             << spec.getSymName() << "' does not admit P = " << P
+             << " (requires " << spec.describeRanks() << ")";
+    OpBuilder builder(spec);
+    expandCollective(spec, P, builder);
+    spec.erase();
+  }
+  return success();
+}
+
 namespace {
 struct ExpandGroupSchedulesPass
     : public coll::impl::ExpandGroupSchedulesBase<ExpandGroupSchedulesPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SmallVector<CollectiveOp> specs(module.getOps<CollectiveOp>());
-    for (CollectiveOp spec : specs) {
-      // A fixed rank count is part of the spec; `ranks` fills in a symbolic one.
-      int64_t P = ranks;
-      if (std::optional<uint64_t> fixed = spec.getNumRanks()) {
-        P = static_cast<int64_t>(*fixed);
-      } else if (P == 0) {
-        spec.emitError("collective '")
-            << spec.getSymName()
-            << "' has a symbolic rank count; give one with ranks=N";
-        return signalPassFailure();
-      }
-      if (!spec.acceptsRanks(P)) {
-        spec.emitError("collective '")
-            << spec.getSymName() << "' does not admit P = " << P
-            << " (requires " << spec.describeRanks() << ")";
-        return signalPassFailure();
-      }
-      OpBuilder builder(spec);
-      expandCollective(spec, P, builder);
-      spec.erase();
-    }
+    if (failed(expandAllCollectives(getOperation(), ranks, "ranks=N")))
+      signalPassFailure();
   }
 };
 } // namespace

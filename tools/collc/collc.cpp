@@ -168,26 +168,7 @@ LogicalResult checkAllRankCounts(CollectiveOp spec) {
 
 /// Replaces every spec by its program for the requested rank count.
 LogicalResult expandAll(ModuleOp module, std::optional<int64_t> ranks) {
-  SmallVector<CollectiveOp> specs(module.getOps<CollectiveOp>());
-  for (CollectiveOp spec : specs) {
-    int64_t P;
-    if (ranks)
-      P = *ranks;
-    else if (std::optional<uint64_t> fixed = spec.getNumRanks())
-      P = static_cast<int64_t>(*fixed);
-    else
-      return spec.emitError("collective '")
-             << spec.getSymName()
-             << "' has a symbolic rank count; give one with --ranks N";
-    if (!spec.acceptsRanks(P))
-      return spec.emitError("collective '")
-             << spec.getSymName() << "' does not admit P = " << P
-             << " (requires " << spec.describeRanks() << ")";
-    OpBuilder builder(spec);
-    expandCollective(spec, P, builder);
-    spec.erase();
-  }
-  return success();
+  return expandAllCollectives(module, ranks.value_or(0), "--ranks N");
 }
 
 int runCompile(ModuleOp module, const Options &opts) {

@@ -16,6 +16,12 @@ namespace coll {
 ProgramOp expandCollective(CollectiveOp spec, int64_t P,
                            mlir::OpBuilder &builder);
 
+/// Replaces every coll.collective of `module` by its coll.program for its
+/// fixed rank count, or `ranks` (> 0) when the count is symbolic.
+/// `ranksHint` says how the user gives `ranks`, for the error message.
+mlir::LogicalResult expandAllCollectives(mlir::ModuleOp module, int64_t ranks,
+                                         llvm::StringRef ranksHint);
+
 /// Writes the C++ header for every coll.collective of `module` (LowerToCpp).
 /// `source` names the .coll file in the header's first comment.
 mlir::LogicalResult emitCppHeader(mlir::ModuleOp module, llvm::raw_ostream &os,
