@@ -36,6 +36,17 @@ const char *kRingSteps[] = {
     R"(coll.step "all-gather" copy {0 -> 1 [0], 1 -> 2 [1], 2 -> 0 [2]})",
 };
 
+/// Every field of the first violation: property, step, rank, part, message.
+void checkViolation(const Checked &checked, const char *property, int64_t step,
+                    int64_t rank, int64_t part, const char *message) {
+  REQUIRE(checked.violation);
+  CHECK(checked.violation->property == property);
+  CHECK(checked.violation->step == step);
+  CHECK(checked.violation->rank == rank);
+  CHECK(checked.violation->part == part);
+  CHECK(checked.violation->message == message);
+}
+
 std::string ringWith(int replaced, const std::string &replacement) {
   std::string steps;
   for (int i = 0; i < 4; ++i)
@@ -50,80 +61,63 @@ TEST_CASE("the ring for P = 3 passes") {
 }
 
 TEST_CASE("a dropped step leaves a part incomplete") {
-  Checked checked(ringWith(3, ""));
-  REQUIRE(checked.violation);
-  CHECK(checked.violation->property == "coverage");
-  CHECK(checked.violation->rank == 0);
-  CHECK(checked.violation->part == 2);
-  CHECK(checked.violation->message ==
-        "rank 0 ends without part 2 (given away at step 1)");
+  // Without the last step there are 3 steps; the check after them fails.
+  checkViolation(Checked(ringWith(3, "")), "coverage", 3, 0, 2,
+                 "rank 0 ends without part 2 (given away at step 1)");
 }
 
 TEST_CASE("sending a part already handed on is an ownership violation") {
-  Checked checked(ringWith(
-      1,
-      R"(coll.step "reduce-scatter" combine {0 -> 1 [0], 1 -> 2 [0], 2 -> 0 [1]})"));
-  REQUIRE(checked.violation);
-  CHECK(checked.violation->property == "ownership");
-  CHECK(checked.violation->step == 1);
-  CHECK(checked.violation->rank == 0);
-  CHECK(checked.violation->message ==
-        "rank 0 sends part 0, which it gave away at step 0");
+  checkViolation(
+      Checked(ringWith(
+          1,
+          R"(coll.step "reduce-scatter" combine {0 -> 1 [0], 1 -> 2 [0], 2 -> 0 [1]})")),
+      "ownership", 1, 0, 0, "rank 0 sends part 0, which it gave away at step 0");
 }
 
 TEST_CASE("combining into a part already handed on") {
-  Checked checked(ringWith(
-      1,
-      R"(coll.step "reduce-scatter" combine {2 -> 1 [1]})"));
-  REQUIRE(checked.violation);
-  CHECK(checked.violation->property == "ownership");
-  CHECK(checked.violation->message ==
-        "rank 1 combines into part 1, which it gave away at step 0");
+  checkViolation(
+      Checked(ringWith(1, R"(coll.step "reduce-scatter" combine {2 -> 1 [1]})")),
+      "ownership", 1, 1, 1,
+      "rank 1 combines into part 1, which it gave away at step 0");
 }
 
 TEST_CASE("overwriting a partial that exists nowhere else") {
-  Checked checked(ringWith(
-      1, R"(coll.step "reduce-scatter" copy {0 -> 1 [2], 1 -> 2 [0], 2 -> 0 [1]})"));
-  REQUIRE(checked.violation);
-  CHECK(checked.violation->property == "ownership");
-  CHECK(checked.violation->step == 1);
-  CHECK(checked.violation->message ==
-        "rank 1 overwrites part 2, whose partial result {1} exists nowhere "
-        "else, with {0, 2} from rank 0");
+  checkViolation(
+      Checked(ringWith(
+          1,
+          R"(coll.step "reduce-scatter" copy {0 -> 1 [2], 1 -> 2 [0], 2 -> 0 [1]})")),
+      "ownership", 1, 1, 2,
+      "rank 1 overwrites part 2, whose partial result {1} exists nowhere "
+      "else, with {0, 2} from rank 0");
 }
 
 TEST_CASE("two messages from one rank in one step") {
-  Checked checked(ringWith(
-      0,
-      R"(coll.step "reduce-scatter" combine {0 -> 1 [0], 0 -> 2 [1], 2 -> 0 [2]})"));
-  REQUIRE(checked.violation);
-  CHECK(checked.violation->property == "matching");
-  CHECK(checked.violation->message ==
-        "rank 0 sends two messages in one step (to 1 and 2)");
+  // Matching names no part: -1.
+  checkViolation(
+      Checked(ringWith(
+          0,
+          R"(coll.step "reduce-scatter" combine {0 -> 1 [0], 0 -> 2 [1], 2 -> 0 [2]})")),
+      "matching", 0, 0, -1,
+      "rank 0 sends two messages in one step (to 1 and 2)");
 }
 
 TEST_CASE("a contribution counted twice is a coverage violation") {
-  Checked checked(
-      R"(coll.step "reduce-scatter" combine {0 -> 1 [0]})"
-      "\n"
-      R"(coll.step "reduce-scatter" copy {1 -> 0 [0]})"
-      "\n"
-      R"(coll.step "reduce-scatter" combine {0 -> 1 [0]})"
-      "\n");
-  REQUIRE(checked.violation);
-  CHECK(checked.violation->property == "coverage");
-  CHECK(checked.violation->step == 2);
-  CHECK(checked.violation->message ==
-        "the contribution of rank 0 to part 0 reaches rank 1 twice (it holds "
-        "{0, 1} and receives {0, 1} from rank 0)");
+  checkViolation(
+      Checked(R"(coll.step "reduce-scatter" combine {0 -> 1 [0]})"
+              "\n"
+              R"(coll.step "reduce-scatter" copy {1 -> 0 [0]})"
+              "\n"
+              R"(coll.step "reduce-scatter" combine {0 -> 1 [0]})"
+              "\n"),
+      "coverage", 2, 1, 0,
+      "the contribution of rank 0 to part 0 reaches rank 1 twice (it holds "
+      "{0, 1} and receives {0, 1} from rank 0)");
 }
 
 TEST_CASE("a part that never arrives is reported with what is missing") {
-  // Only the reduction towards rank 2's part 0 and nothing else.
-  Checked checked(R"(coll.step "reduce-scatter" combine {1 -> 0 [1]})"
-                  "\n");
-  REQUIRE(checked.violation);
-  CHECK(checked.violation->property == "coverage");
-  CHECK(checked.violation->message ==
-        "rank 0 ends with part 0 = {0}, missing {1, 2}");
+  // Only rank 1's part 1 moves; after the one step rank 0's part 0 is alone.
+  checkViolation(
+      Checked(R"(coll.step "reduce-scatter" combine {1 -> 0 [1]})"
+              "\n"),
+      "coverage", 1, 0, 0, "rank 0 ends with part 0 = {0}, missing {1, 2}");
 }
