@@ -440,11 +440,10 @@ LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
 OwningOpRef<ModuleOp> coll::parseCollFile(llvm::SourceMgr &sourceMgr,
                                           MLIRContext *context) {
   context->getOrLoadDialect<CollDialect>();
-  auto [line, col] = std::pair<unsigned, unsigned>(1, 1);
   llvm::StringRef name =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier();
   OwningOpRef<ModuleOp> module =
-      ModuleOp::create(FileLineColLoc::get(context, name, line, col));
+      ModuleOp::create(FileLineColLoc::get(context, name, 1, 1));
   Parser parser(sourceMgr, context, *module);
   if (failed(parser.parseFile()))
     return nullptr;

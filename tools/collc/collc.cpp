@@ -166,11 +166,6 @@ LogicalResult checkAllRankCounts(CollectiveOp spec) {
   return success();
 }
 
-/// Replaces every spec by its program for the requested rank count.
-LogicalResult expandAll(ModuleOp module, std::optional<int64_t> ranks) {
-  return expandAllCollectives(module, ranks.value_or(0), "--ranks N");
-}
-
 int runCompile(ModuleOp module, const Options &opts) {
   auto specs = llvm::to_vector(module.getOps<CollectiveOp>());
   if (specs.empty()) {
@@ -200,7 +195,7 @@ int runCompile(ModuleOp module, const Options &opts) {
 }
 
 int runTrace(ModuleOp module, const Options &opts) {
-  if (failed(expandAll(module, opts.ranks)))
+  if (failed(expandAllCollectives(module, opts.ranks.value_or(0), "--ranks N")))
     return 1;
   auto programs = llvm::to_vector(module.getOps<ProgramOp>());
   ProgramOp chosen;
@@ -253,7 +248,8 @@ int main(int argc, char **argv) {
   if (opts.command == "trace")
     return runTrace(*module, opts);
   // emit
-  if (opts.stage == "steps" && failed(expandAll(*module, opts.ranks)))
+  if (opts.stage == "steps" &&
+      failed(expandAllCollectives(*module, opts.ranks.value_or(0), "--ranks N")))
     return 1;
   module->print(llvm::outs());
   llvm::outs() << "\n";
