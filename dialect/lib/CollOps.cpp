@@ -104,6 +104,17 @@ LogicalResult StepOp::verify() {
   size_t n = getSources().size();
   if (getDestinations().size() != n || getParts().size() != n)
     return emitOpError("needs one destination and one part list per source");
+  if (std::optional<ArrayAttr> received = getReceivedParts();
+      received && received->size() != n)
+    return emitOpError("needs one received-part list per transfer");
+  auto checkParts = [&](size_t i, ArrayRef<int64_t> parts) -> LogicalResult {
+    for (int64_t part : parts)
+      if (part < 0 || part >= numParts)
+        return emitOpError("transfer ")
+               << getSources()[i] << " -> " << getDestinations()[i]
+               << " names part " << part << " outside [0, " << numParts << ")";
+    return success();
+  };
   for (size_t i = 0; i < n; ++i) {
     int64_t src = getSources()[i], dst = getDestinations()[i];
     if (src < 0 || src >= ranks || dst < 0 || dst >= ranks)
@@ -113,12 +124,32 @@ LogicalResult StepOp::verify() {
     if (src == dst)
       return emitOpError("transfer ") << src << " -> " << dst
                                       << " sends to itself";
-    for (int64_t part : getTransferParts(i))
-      if (part < 0 || part >= numParts)
-        return emitOpError("transfer ")
-               << src << " -> " << dst << " names part " << part
-               << " outside [0, " << numParts << ")";
+    if (failed(checkParts(i, getTransferParts(i))) ||
+        failed(checkParts(i, getReceivedParts(i))))
+      return failure();
   }
+
+  bool hasMove = getFrom() || getTo() || getVectors();
+  if (hasMove && !(getFrom() && getTo() && getVectors()))
+    return emitOpError("a group move needs from, to and vectors");
+  if (!hasMove)
+    return success();
+  int64_t from = *getFrom(), to = *getTo(), vectors = *getVectors();
+  if (vectors < 1 || from < 0 || to < 0 || from + vectors > ranks ||
+      to + vectors > ranks)
+    return emitOpError("move [")
+           << from << ", " << from + vectors << ") -> [" << to << ", "
+           << to + vectors << ") leaves the placements [0, " << ranks << ")";
+  if (from == to)
+    return emitOpError("move [") << from << ", " << from + vectors
+                                 << ") -> [" << to << ", " << to + vectors
+                                 << ") keeps every vector where it is";
+  if (n == 0 && !program.getGroup())
+    return emitOpError("a move without transfers needs a `group` on its "
+                       "coll.program");
+  if (n == 0 && numParts != ranks)
+    return emitOpError("a move without transfers needs num_parts == "
+                       "num_ranks");
   return success();
 }
 
@@ -146,51 +177,110 @@ static void printStepKindKeyword(OpAsmPrinter &printer, StepOp,
 }
 
 //===----------------------------------------------------------------------===//
-// Custom directive: {src -> dst [parts], ...}
+// Custom directive: {src -> dst [parts] (into [parts])?, ...}
+//                   (move [f, f+v) -> [t, t+v))?
 //===----------------------------------------------------------------------===//
+
+static ParseResult parseHalfOpenRange(OpAsmParser &parser, int64_t &lo,
+                                      int64_t &hi) {
+  return failure(parser.parseLSquare() || parser.parseInteger(lo) ||
+                 parser.parseComma() || parser.parseInteger(hi) ||
+                 parser.parseRParen());
+}
 
 static ParseResult parseTransfers(OpAsmParser &parser,
                                   DenseI64ArrayAttr &sources,
                                   DenseI64ArrayAttr &destinations,
-                                  ArrayAttr &parts) {
+                                  ArrayAttr &parts, ArrayAttr &receivedParts,
+                                  IntegerAttr &from, IntegerAttr &to,
+                                  IntegerAttr &vectors) {
+  MLIRContext *ctx = parser.getContext();
   SmallVector<int64_t> srcs, dsts;
-  SmallVector<Attribute> partLists;
+  SmallVector<Attribute> partLists, receivedLists;
+  bool anyInto = false;
+  auto parseList = [&](SmallVector<int64_t> &list) {
+    return parser.parseCommaSeparatedList(
+        OpAsmParser::Delimiter::Square,
+        [&] { return parser.parseInteger(list.emplace_back()); });
+  };
   auto parseOne = [&]() -> ParseResult {
     int64_t src, dst;
-    SmallVector<int64_t> list;
+    SmallVector<int64_t> sent, received;
     if (parser.parseInteger(src) || parser.parseArrow() ||
-        parser.parseInteger(dst) ||
-        parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&] {
-          return parser.parseInteger(list.emplace_back());
-        }))
+        parser.parseInteger(dst) || parseList(sent))
       return failure();
+    if (succeeded(parser.parseOptionalKeyword("into"))) {
+      if (parseList(received))
+        return failure();
+      anyInto = true;
+    } else {
+      received = sent;
+    }
     srcs.push_back(src);
     dsts.push_back(dst);
-    partLists.push_back(DenseI64ArrayAttr::get(parser.getContext(), list));
+    partLists.push_back(DenseI64ArrayAttr::get(ctx, sent));
+    receivedLists.push_back(DenseI64ArrayAttr::get(ctx, received));
     return success();
   };
-  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Braces, parseOne))
-    return failure();
-  MLIRContext *ctx = parser.getContext();
+  bool hasTransfers = false;
+  if (succeeded(parser.parseOptionalLBrace())) {
+    hasTransfers = true;
+    if (failed(parser.parseOptionalRBrace()))
+      if (parser.parseCommaSeparatedList(parseOne) || parser.parseRBrace())
+        return failure();
+  }
   sources = DenseI64ArrayAttr::get(ctx, srcs);
   destinations = DenseI64ArrayAttr::get(ctx, dsts);
   parts = ArrayAttr::get(ctx, partLists);
+  if (anyInto)
+    receivedParts = ArrayAttr::get(ctx, receivedLists);
+  if (succeeded(parser.parseOptionalKeyword("move"))) {
+    int64_t fromLo, fromHi, toLo, toHi;
+    llvm::SMLoc loc = parser.getCurrentLocation();
+    if (parseHalfOpenRange(parser, fromLo, fromHi) || parser.parseArrow() ||
+        parseHalfOpenRange(parser, toLo, toHi))
+      return failure();
+    if (fromHi - fromLo != toHi - toLo)
+      return parser.emitError(loc, "a move needs ranges of equal length, got ")
+             << fromHi - fromLo << " and " << toHi - toLo;
+    auto i64 = IntegerType::get(ctx, 64);
+    from = IntegerAttr::get(i64, fromLo);
+    to = IntegerAttr::get(i64, toLo);
+    vectors = IntegerAttr::get(i64, fromHi - fromLo);
+  } else if (!hasTransfers) {
+    return parser.emitError(parser.getCurrentLocation(),
+                            "expected '{' with transfers or 'move'");
+  }
   return success();
 }
 
 static void printTransfers(OpAsmPrinter &printer, StepOp op,
                            DenseI64ArrayAttr sources,
-                           DenseI64ArrayAttr destinations, ArrayAttr parts) {
-  printer << "{";
-  for (size_t i = 0, e = sources.size(); i < e; ++i) {
-    if (i)
-      printer << ", ";
-    printer << sources[i] << " -> " << destinations[i] << " [";
-    llvm::interleaveComma(cast<DenseI64ArrayAttr>(parts[i]).asArrayRef(),
-                          printer);
-    printer << "]";
+                           DenseI64ArrayAttr destinations, ArrayAttr parts,
+                           ArrayAttr receivedParts, IntegerAttr from,
+                           IntegerAttr to, IntegerAttr vectors) {
+  bool implicit = sources.empty() && vectors;
+  if (!implicit) {
+    printer << "{";
+    for (size_t i = 0, e = sources.size(); i < e; ++i) {
+      if (i)
+        printer << ", ";
+      printer << sources[i] << " -> " << destinations[i] << " [";
+      llvm::interleaveComma(op.getTransferParts(i), printer);
+      printer << "]";
+      if (op.getReceivedParts(i) != op.getTransferParts(i)) {
+        printer << " into [";
+        llvm::interleaveComma(op.getReceivedParts(i), printer);
+        printer << "]";
+      }
+    }
+    printer << "}";
   }
-  printer << "}";
+  if (vectors) {
+    int64_t f = from.getInt(), t = to.getInt(), v = vectors.getInt();
+    printer << (implicit ? "" : " ") << "move [" << f << ", " << f + v
+            << ") -> [" << t << ", " << t + v << ")";
+  }
 }
 
 #define GET_OP_CLASSES

@@ -14,7 +14,7 @@ using namespace mlir;
 using namespace coll;
 
 ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
-                                 OpBuilder &builder) {
+                                 OpBuilder &builder, bool withTransfers) {
   MLIRContext *ctx = builder.getContext();
   GroupAlgebra group(spec.getGroup(), P);
   SmallVector<int64_t> chunkOfPart;
@@ -28,29 +28,29 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
       spec.getOpAttr(), builder.getI64IntegerAttr(P),
       builder.getI64IntegerAttr(P),
       identityLayout ? DenseI64ArrayAttr()
-                     : builder.getDenseI64ArrayAttr(chunkOfPart));
+                     : builder.getDenseI64ArrayAttr(chunkOfPart),
+      spec.getGroupAttr(), /*noncommutative=*/nullptr);
   Block *body = new Block();
   program.getBody().push_back(body);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(body);
 
   for (const GroupMove &move : expandGroupSchedule(spec.getSchedule(), P)) {
-    // Rank x sends the parts of placements from+i to t_to(t_from^-1(x)).
     SmallVector<int64_t> sources, destinations;
     SmallVector<Attribute> parts;
-    for (int64_t x = 0; x < P; ++x) {
-      sources.push_back(x);
-      destinations.push_back(group.act(move.to, group.inverse(move.from, x)));
-      SmallVector<int64_t> sent;
-      for (int64_t i = 0; i < move.vectors; ++i)
-        sent.push_back(group.inverse(move.from + i, x));
-      parts.push_back(builder.getDenseI64ArrayAttr(sent));
-    }
+    if (withTransfers)
+      for (const Transfer &t :
+           transfersOfMove(group, move.from, move.to, move.vectors)) {
+        sources.push_back(t.src);
+        destinations.push_back(t.dst);
+        parts.push_back(builder.getDenseI64ArrayAttr(t.sent));
+      }
     builder.create<StepOp>(
         spec.getLoc(), builder.getStringAttr(move.phase),
         StepKindAttr::get(ctx, move.kind),
         builder.getDenseI64ArrayAttr(sources),
         builder.getDenseI64ArrayAttr(destinations), builder.getArrayAttr(parts),
+        /*received_parts=*/nullptr,
         builder.getI64IntegerAttr((move.from % P + P) % P),
         builder.getI64IntegerAttr((move.to % P + P) % P),
         builder.getI64IntegerAttr(move.vectors));
@@ -59,7 +59,8 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
 }
 
 LogicalResult coll::expandAllCollectives(ModuleOp module, int64_t ranks,
-                                         StringRef ranksHint) {
+                                         StringRef ranksHint,
+                                         bool withTransfers) {
   SmallVector<CollectiveOp> specs(module.getOps<CollectiveOp>());
   for (CollectiveOp spec : specs) {
     // A fixed rank count is part of the spec; `ranks` fills in a symbolic one.
@@ -75,7 +76,7 @@ LogicalResult coll::expandAllCollectives(ModuleOp module, int64_t ranks,
              << spec.getSymName() << "' does not admit P = " << P
              << " (requires " << spec.describeRanks() << ")";
     OpBuilder builder(spec);
-    expandCollective(spec, P, builder);
+    expandCollective(spec, P, builder, withTransfers);
     spec.erase();
   }
   return success();
@@ -87,7 +88,8 @@ struct ExpandGroupSchedulesPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(expandAllCollectives(getOperation(), ranks, "ranks=N")))
+    if (failed(expandAllCollectives(getOperation(), ranks, "ranks=N",
+                                     !compact)))
       signalPassFailure();
   }
 };

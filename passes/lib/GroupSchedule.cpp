@@ -5,6 +5,7 @@
 #include "llvm/Support/MathExtras.h"
 
 using namespace coll;
+using llvm::ArrayRef;
 
 static const char *const kReducePhase = "reduce-scatter";
 static const char *const kGatherPhase = "all-gather";
@@ -42,6 +43,38 @@ int64_t GroupAlgebra::inverse(int64_t k, int64_t x) const {
 
 int64_t GroupAlgebra::chunkOfPart(int64_t part) const {
   return kind == GroupKind::cyclic ? part : reverseBits(part);
+}
+
+std::vector<Transfer> coll::transfersOfMove(const GroupAlgebra &group,
+                                            int64_t from, int64_t to,
+                                            int64_t vectors) {
+  std::vector<Transfer> transfers;
+  for (int64_t x = 0; x < group.order(); ++x) {
+    Transfer t{x, group.act(to, group.inverse(from, x)), {}, {}};
+    for (int64_t i = 0; i < vectors; ++i)
+      t.sent.push_back(group.inverse(from + i, x));
+    t.received = t.sent;
+    transfers.push_back(std::move(t));
+  }
+  return transfers;
+}
+
+std::vector<Transfer> coll::transfersOfStep(StepOp step) {
+  if (step.isImplicitMove()) {
+    auto program = step->getParentOfType<ProgramOp>();
+    GroupAlgebra group(*program.getGroup(), program.getNumRanks());
+    return transfersOfMove(group, *step.getFrom(), *step.getTo(),
+                           *step.getVectors());
+  }
+  std::vector<Transfer> transfers;
+  for (size_t i = 0; i < step.getNumTransfers(); ++i) {
+    ArrayRef<int64_t> sent = step.getTransferParts(i);
+    ArrayRef<int64_t> received = step.getReceivedParts(i);
+    transfers.push_back({step.getSources()[i], step.getDestinations()[i],
+                         std::vector<int64_t>(sent.begin(), sent.end()),
+                         std::vector<int64_t>(received.begin(), received.end())});
+  }
+  return transfers;
 }
 
 std::vector<GroupMove> coll::expandGroupSchedule(ScheduleKind schedule,

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "coll/Passes/Lowering.h"
+#include "coll/Passes/GroupSchedule.h"
 #include "coll/Passes/Simulation.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -107,9 +108,9 @@ LogicalResult coll::printTrace(ProgramOp program, int64_t count,
     }
     std::vector<std::vector<int64_t>> before = values;
     bool combine = step.getStepKind() == StepKind::combine;
-    for (size_t t = 0; t < step.getNumTransfers(); ++t) {
-      int64_t src = step.getSources()[t], dst = step.getDestinations()[t];
-      for (int64_t b : step.getTransferParts(t)) {
+    for (const Transfer &t : transfersOfStep(step)) {
+      int64_t src = t.src, dst = t.dst;
+      for (int64_t b : t.sent) {
         int64_t chunk = chunkOf(b);
         for (int64_t e = layout.offset(chunk),
                      end = e + layout.size(chunk);

@@ -15,9 +15,9 @@ coll.collective @ring {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>
 coll.collective @halving {element_type = f64, group = #coll.group<xor>, kind = #coll.kind<allreduce>, num_ranks = 8 : i64, op = #coll.op<max>, rank_constraint = #coll.ranks<power_of_two>, schedule = #coll.schedule<butterfly>}
 
 // CHECK-LABEL: coll.program @two
-// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 1 [0], 1 -> 0 [1]} {from = 1 : i64, to = 0 : i64, vectors = 1 : i64}
+// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 1 [0], 1 -> 0 [1]} move [1, 2) -> [0, 1)
 // CHECK-NEXT: coll.step "all-gather" copy {0 -> 1 [0], 1 -> 0 [1]}
 coll.program @two attributes {kind = #coll.kind<allreduce>, num_parts = 2 : i64, num_ranks = 2 : i64, op = #coll.op<sum>} {
-  coll.step "reduce-scatter" combine {0 -> 1 [0], 1 -> 0 [1]} {from = 1 : i64, to = 0 : i64, vectors = 1 : i64}
+  coll.step "reduce-scatter" combine {0 -> 1 [0], 1 -> 0 [1]} move [1, 2) -> [0, 1)
   coll.step "all-gather" copy {0 -> 1 [0], 1 -> 0 [1]}
 }

@@ -4,12 +4,12 @@
 // The ring: one part to the right-hand neighbour per step.
 // CHECK-LABEL: coll.program @ring
 // CHECK-SAME: num_parts = 4 : i64, num_ranks = 4 : i64
-// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 1 [0], 1 -> 2 [1], 2 -> 3 [2], 3 -> 0 [3]} {from = 0 : i64, to = 1 : i64, vectors = 1 : i64}
-// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 1 [3], 1 -> 2 [0], 2 -> 3 [1], 3 -> 0 [2]} {from = 1 : i64, to = 2 : i64, vectors = 1 : i64}
-// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 1 [2], 1 -> 2 [3], 2 -> 3 [0], 3 -> 0 [1]} {from = 2 : i64, to = 3 : i64, vectors = 1 : i64}
-// CHECK-NEXT: coll.step "all-gather" copy {0 -> 1 [1], 1 -> 2 [2], 2 -> 3 [3], 3 -> 0 [0]} {from = 3 : i64, to = 0 : i64, vectors = 1 : i64}
-// CHECK-NEXT: coll.step "all-gather" copy {0 -> 1 [0], 1 -> 2 [1], 2 -> 3 [2], 3 -> 0 [3]} {from = 0 : i64, to = 1 : i64, vectors = 1 : i64}
-// CHECK-NEXT: coll.step "all-gather" copy {0 -> 1 [3], 1 -> 2 [0], 2 -> 3 [1], 3 -> 0 [2]} {from = 1 : i64, to = 2 : i64, vectors = 1 : i64}
+// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 1 [0], 1 -> 2 [1], 2 -> 3 [2], 3 -> 0 [3]} move [0, 1) -> [1, 2)
+// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 1 [3], 1 -> 2 [0], 2 -> 3 [1], 3 -> 0 [2]} move [1, 2) -> [2, 3)
+// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 1 [2], 1 -> 2 [3], 2 -> 3 [0], 3 -> 0 [1]} move [2, 3) -> [3, 4)
+// CHECK-NEXT: coll.step "all-gather" copy {0 -> 1 [1], 1 -> 2 [2], 2 -> 3 [3], 3 -> 0 [0]} move [3, 4) -> [0, 1)
+// CHECK-NEXT: coll.step "all-gather" copy {0 -> 1 [0], 1 -> 2 [1], 2 -> 3 [2], 3 -> 0 [3]} move [0, 1) -> [1, 2)
+// CHECK-NEXT: coll.step "all-gather" copy {0 -> 1 [3], 1 -> 2 [0], 2 -> 3 [1], 3 -> 0 [2]} move [1, 2) -> [2, 3)
 // CHECK-NEXT: }
 // P3-LABEL: coll.program @ring
 coll.collective @ring {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
@@ -18,10 +18,10 @@ coll.collective @ring {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>
 
 // The cyclic butterfly: rank x sends to x - c the parts of placements c..c+h-1.
 // CHECK-LABEL: coll.program @butterfly
-// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 2 [2, 1], 1 -> 3 [3, 2], 2 -> 0 [0, 3], 3 -> 1 [1, 0]} {from = 2 : i64, to = 0 : i64, vectors = 2 : i64}
-// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 3 [3], 1 -> 0 [0], 2 -> 1 [1], 3 -> 2 [2]} {from = 1 : i64, to = 0 : i64, vectors = 1 : i64}
-// CHECK-NEXT: coll.step "all-gather" copy {0 -> 1 [0], 1 -> 2 [1], 2 -> 3 [2], 3 -> 0 [3]} {from = 0 : i64, to = 1 : i64, vectors = 1 : i64}
-// CHECK-NEXT: coll.step "all-gather" copy {0 -> 2 [0, 3], 1 -> 3 [1, 0], 2 -> 0 [2, 1], 3 -> 1 [3, 2]} {from = 0 : i64, to = 2 : i64, vectors = 2 : i64}
+// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 2 [2, 1], 1 -> 3 [3, 2], 2 -> 0 [0, 3], 3 -> 1 [1, 0]} move [2, 4) -> [0, 2)
+// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 3 [3], 1 -> 0 [0], 2 -> 1 [1], 3 -> 2 [2]} move [1, 2) -> [0, 1)
+// CHECK-NEXT: coll.step "all-gather" copy {0 -> 1 [0], 1 -> 2 [1], 2 -> 3 [2], 3 -> 0 [3]} move [0, 1) -> [1, 2)
+// CHECK-NEXT: coll.step "all-gather" copy {0 -> 2 [0, 3], 1 -> 3 [1, 0], 2 -> 0 [2, 1], 3 -> 1 [3, 2]} move [0, 2) -> [2, 4)
 // CHECK-NEXT: }
 // P3-LABEL: coll.program @butterfly
 // P3-SAME: num_ranks = 3

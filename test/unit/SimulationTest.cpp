@@ -87,8 +87,8 @@ TEST_CASE("overwriting a partial that exists nowhere else") {
           1,
           R"(coll.step "reduce-scatter" copy {0 -> 1 [2], 1 -> 2 [0], 2 -> 0 [1]})")),
       "ownership", 1, 1, 2,
-      "rank 1 overwrites part 2, whose partial result {1} exists nowhere "
-      "else, with {0, 2} from rank 0");
+      "rank 1 overwrites part 2 = {1} with {0, 2} from rank 0, losing the "
+      "only copy of the contribution of rank 1");
 }
 
 TEST_CASE("two messages from one rank in one step") {

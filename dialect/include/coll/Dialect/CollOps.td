@@ -73,7 +73,9 @@ def Coll_ProgramOp : Coll_Op<"program", [Symbol, NoTerminator, SingleBlock,
     Coll_ReduceOpAttr:$op,
     I64Attr:$num_ranks,
     I64Attr:$num_parts,
-    OptionalAttr<DenseI64ArrayAttr>:$chunk_of_part
+    OptionalAttr<DenseI64ArrayAttr>:$chunk_of_part,
+    OptionalAttr<Coll_GroupKindAttr>:$group,
+    UnitAttr:$noncommutative
   );
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
@@ -85,13 +87,22 @@ def Coll_StepOp : Coll_Op<"step", [HasParent<"ProgramOp">]> {
   let description = [{
     Every transfer `s -> d [b, ...]` sends parts `b, ...` from rank `s` to
     rank `d`; the receiver combines them into its own copy of the same parts
-    (`combine`) or overwrites its copy (`copy`). `phase` names the part of
-    the algorithm the step belongs to. Steps expanded from a group schedule
-    also record the group-level move: the vectors at placements
-    `from .. from+vectors-1` go to `to .. to+vectors-1`.
+    (`combine`) or overwrites its copy (`copy`). `s -> d [b, ...] into [c,
+    ...]` makes the receiver take the i-th part sent as its part `c_i`,
+    which is how a hand-written schedule states a receive that differs from
+    the send (the verifier then reports it). `phase` names the part of the
+    algorithm the step belongs to.
+
+    A step of a program on a group (`group` set on the program) may instead
+    be one group-level move, `move [f, f+v) -> [t, t+v)`: the vectors at
+    placements f .. f+v-1 move onto t .. t+v-1 by the one permutation
+    t_t t_f^-1 (design.md 3.1), and the transfers are implied. When a step
+    lists transfers too, the transfers are what runs and what is verified;
+    the move only records where they came from.
 
     ```mlir
     coll.step "reduce-scatter" combine {0 -> 1 [0], 1 -> 0 [1]}
+    coll.step "all-gather" copy move [0, 1) -> [1, 2)
     ```
   }];
   let arguments = (ins
@@ -100,12 +111,13 @@ def Coll_StepOp : Coll_Op<"step", [HasParent<"ProgramOp">]> {
     DenseI64ArrayAttr:$sources,
     DenseI64ArrayAttr:$destinations,
     TypedArrayAttrBase<DenseI64ArrayAttr, "parts per transfer">:$parts,
+    OptionalAttr<TypedArrayAttrBase<DenseI64ArrayAttr, "received parts per transfer">>:$received_parts,
     OptionalAttr<I64Attr>:$from,
     OptionalAttr<I64Attr>:$to,
     OptionalAttr<I64Attr>:$vectors
   );
   let assemblyFormat = [{
-    $phase custom<StepKindKeyword>($step_kind) custom<Transfers>($sources, $destinations, $parts) attr-dict
+    $phase custom<StepKindKeyword>($step_kind) custom<Transfers>($sources, $destinations, $parts, $received_parts, $from, $to, $vectors) attr-dict
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -113,6 +125,14 @@ def Coll_StepOp : Coll_Op<"step", [HasParent<"ProgramOp">]> {
     llvm::ArrayRef<int64_t> getTransferParts(size_t i) {
       return llvm::cast<mlir::DenseI64ArrayAttr>(getParts()[i]).asArrayRef();
     }
+    /// The parts the receiver of transfer i takes them as.
+    llvm::ArrayRef<int64_t> getReceivedParts(size_t i) {
+      if (std::optional<mlir::ArrayAttr> received = getReceivedParts())
+        return llvm::cast<mlir::DenseI64ArrayAttr>((*received)[i]).asArrayRef();
+      return getTransferParts(i);
+    }
+    /// A group-level move without transfers of its own.
+    bool isImplicitMove() { return getSources().empty() && getVectors().has_value(); }
   }];
 }
 

@@ -45,6 +45,21 @@ struct GroupMove {
   const char *phase;
 };
 
+/// One message of a step: `sent` parts of `src` arrive at `dst`, which
+/// takes the i-th as its part `received[i]`.
+struct Transfer {
+  int64_t src, dst;
+  std::vector<int64_t> sent, received;
+};
+
+/// The per-rank transfers of one group-level move: rank x sends the parts
+/// of placements from+i to t_to(t_from^-1(x)).
+std::vector<Transfer> transfersOfMove(const GroupAlgebra &group, int64_t from,
+                                      int64_t to, int64_t vectors);
+
+/// The transfers of `step`: its own, or those its group move implies.
+std::vector<Transfer> transfersOfStep(StepOp step);
+
 /// The moves of `schedule` for P ranks.
 std::vector<GroupMove> expandGroupSchedule(ScheduleKind schedule, int64_t P);
 

@@ -12,15 +12,17 @@ class raw_ostream;
 namespace coll {
 
 /// Builds the coll.program of `spec` for P ranks at the builder's insertion
-/// point. P must be admitted by the spec.
+/// point. P must be admitted by the spec. Without transfers, every step is
+/// a group-level move alone (cheap for large P; the verifier works on it).
 ProgramOp expandCollective(CollectiveOp spec, int64_t P,
-                           mlir::OpBuilder &builder);
+                           mlir::OpBuilder &builder, bool withTransfers = true);
 
 /// Replaces every coll.collective of `module` by its coll.program for its
 /// fixed rank count, or `ranks` (> 0) when the count is symbolic.
 /// `ranksHint` says how the user gives `ranks`, for the error message.
 mlir::LogicalResult expandAllCollectives(mlir::ModuleOp module, int64_t ranks,
-                                         llvm::StringRef ranksHint);
+                                         llvm::StringRef ranksHint,
+                                         bool withTransfers = true);
 
 /// Writes the C++ header for every coll.collective of `module` (LowerToCpp).
 /// `source` names the .coll file in the header's first comment.

@@ -15,7 +15,9 @@ def ExpandGroupSchedules : Pass<"coll-expand-group-schedules", "mlir::ModuleOp">
   }];
   let options = [
     Option<"ranks", "ranks", "int64_t", /*default=*/"0",
-           "Rank count for specs whose count is symbolic">
+           "Rank count for specs whose count is symbolic">,
+    Option<"compact", "compact", "bool", /*default=*/"false",
+           "Emit each step as its group move alone, without per-rank transfers">
   ];
   let dependentDialects = ["coll::CollDialect"];
 }
