@@ -3,6 +3,8 @@
 //   collc compile FILE -o OUT.hpp [--namespace NS]
 //   collc emit FILE --stage=spec|steps [--ranks N]
 //   collc trace FILE --ranks N [--count N] [--collective NAME]
+//   collc verify FILE [--ranks 2..64|3,7,127] [--collective NAME] [--json]
+//                [--no-family] [--timeout-ms N]
 //
 // FILE is a .coll file or MLIR (spec or step ops). Errors go through MLIR's
 // diagnostic engine, so they read `file:line:col: error: ...` with the
@@ -13,6 +15,7 @@
 #include "coll/Frontend/Parser.h"
 #include "coll/Passes/Lowering.h"
 #include "coll/Passes/Simulation.h"
+#include "VerifyCommand.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
@@ -41,11 +44,19 @@ const char *const kUsage = R"(usage:
   collc compile FILE -o OUT.hpp [--namespace NS]
       Check the schedule (for every admitted P in 1..64 when P is symbolic)
       and write a C++ header.
-  collc emit FILE --stage=spec|steps [--ranks N]
-      Print the spec ops, or the step ops expanded for N ranks.
+  collc emit FILE --stage=spec|steps|moves [--ranks N]
+      Print the spec ops, or the step ops expanded for N ranks (moves:
+      group-level moves only, without per-rank transfers).
   collc trace FILE --ranks N [--count N] [--collective NAME]
       Print every rank's values after every step; rank r starts with
       N (or --count) copies of r + 1.
+  collc verify FILE [--ranks LIST] [--collective NAME] [--json]
+               [--no-family] [--timeout-ms N]
+      Prove matching, ownership, coverage and operator legality with Z3,
+      for every P in LIST (e.g. 2..64 or 3,7,127; default 2..64) and, for
+      closed-form schedules, for all P at once; a step-level .mlir file is
+      verified as written. Exit 0: proven; 1: violated (with a
+      counterexample); 3: not proven (Z3 timeout or unknown).
 FILE is a .coll file or MLIR text.
 )";
 
@@ -53,6 +64,7 @@ struct Options {
   std::string command, input, output, stage, cppNamespace = "collc",
                                              collective;
   std::optional<int64_t> ranks, count;
+  collc::VerifyCommandOptions verify;
 };
 
 int usageError(const llvm::Twine &message) {
@@ -77,7 +89,7 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
     return 0;
   }
   if (opts.command != "compile" && opts.command != "emit" &&
-      opts.command != "trace")
+      opts.command != "trace" && opts.command != "verify")
     return usageError("unknown command '" + opts.command + "'");
   for (int i = 2; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
@@ -100,6 +112,21 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
       opts.stage = *v;
     } else if (std::optional<std::string> v = value("--collective")) {
       opts.collective = *v;
+    } else if (arg == "--json" && opts.command == "verify") {
+      opts.verify.json = true;
+    } else if (arg == "--no-family" && opts.command == "verify") {
+      opts.verify.family = false;
+    } else if (std::optional<std::string> v = value("--timeout-ms")) {
+      std::optional<int64_t> ms = parsePositive(*v);
+      if (!ms || *ms > 3600000)
+        return usageError("--timeout-ms needs a positive number of "
+                          "milliseconds, got '" + *v + "'");
+      opts.verify.timeoutMs = static_cast<unsigned>(*ms);
+    } else if (std::optional<std::string> v = value("--ranks");
+               v && opts.command == "verify") {
+      if (std::optional<std::string> error =
+              collc::parseRankList(*v, opts.verify.ranks))
+        return usageError(*error);
     } else if (std::optional<std::string> v = value("--ranks")) {
       opts.ranks = parsePositive(*v);
       if (!opts.ranks)
@@ -124,8 +151,12 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
     return usageError("no input file");
   if (opts.command == "compile" && opts.output.empty())
     return usageError("compile needs -o OUT.hpp");
-  if (opts.command == "emit" && opts.stage != "spec" && opts.stage != "steps")
-    return usageError("emit needs --stage=spec or --stage=steps");
+  if (opts.command == "emit" && opts.stage != "spec" &&
+      opts.stage != "steps" && opts.stage != "moves")
+    return usageError("emit needs --stage=spec, --stage=steps or "
+                      "--stage=moves");
+  opts.verify.input = opts.input;
+  opts.verify.collective = opts.collective;
   return std::nullopt;
 }
 
@@ -247,9 +278,12 @@ int main(int argc, char **argv) {
     return runCompile(*module, opts);
   if (opts.command == "trace")
     return runTrace(*module, opts);
+  if (opts.command == "verify")
+    return collc::runVerify(*module, opts.verify);
   // emit
-  if (opts.stage == "steps" &&
-      failed(expandAllCollectives(*module, opts.ranks.value_or(0), "--ranks N")))
+  if (opts.stage != "spec" &&
+      failed(expandAllCollectives(*module, opts.ranks.value_or(0), "--ranks N",
+                                  /*withTransfers=*/opts.stage == "steps")))
     return 1;
   module->print(llvm::outs());
   llvm::outs() << "\n";

@@ -1,0 +1,91 @@
+//===- Verify.h - proofs of step programs with Z3 ---------------*- C++ -*-===//
+//
+// The four properties of design.md 4, proven with Z3 over symbolic slots
+// (rank and part, or placement) and symbolic contributions, or refuted with
+// a counterexample naming P, the step, the rank and the part. The passes
+// coll-verify-{matching,ownership,coverage,operator-legality} and
+// `collc verify` both call these.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLL_PASSES_VERIFY_H
+#define COLL_PASSES_VERIFY_H
+
+#include "coll/Dialect/CollOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coll {
+
+enum class Property { matching, ownership, coverage, operatorLegality };
+constexpr Property kAllProperties[] = {Property::matching, Property::ownership,
+                                       Property::coverage,
+                                       Property::operatorLegality};
+const char *propertyName(Property property);
+
+enum class Verdict { proven, violated, notProven };
+const char *verdictName(Verdict verdict);
+
+struct Counterexample {
+  int64_t ranks = 0;
+  int64_t step = -1; // -1: after the last step
+  int64_t rank = -1; // -1: no single rank
+  int64_t part = -1; // -1: no single part
+  std::string expected, found;
+  std::string message;
+  mlir::Operation *at = nullptr;
+};
+
+struct PropertyResult {
+  Property property;
+  Verdict verdict = Verdict::notProven;
+  double seconds = 0;
+  /// "P = 7", or "all P in [2, 65536]" for a family proof.
+  std::string scope;
+  /// How the verdict was reached, in a few words.
+  std::string method;
+  /// The reason for "not proven", or a fact worth reporting (e.g. whether
+  /// every rank gets a bitwise-identical result).
+  std::string note;
+  std::optional<Counterexample> counterexample;
+};
+
+struct VerifyOptions {
+  /// Per Z3 query; a timeout is reported as "not proven".
+  unsigned timeoutMs = 60000;
+  /// Properties already proven another way (a family proof): reported as
+  /// proven without a query of their own.
+  std::vector<Property> alreadyProven;
+};
+
+/// Proves every property of one step program for its rank count, in the
+/// order matching, ownership, coverage, operator legality.
+std::vector<PropertyResult> verifyProgram(ProgramOp program,
+                                          const VerifyOptions &options);
+
+/// Proves what holds for every rank count in [2, maxRanks] at once, with P
+/// symbolic: the rank-level matching and part-index formulas of the spec's
+/// group moves, and for the linear schedule ownership and coverage by
+/// induction over the step index. Empty when no family proof applies.
+std::vector<PropertyResult> proveFamily(CollectiveOp spec, int64_t maxRanks,
+                                        const VerifyOptions &options);
+
+/// Whether `program` (expanded from `spec` without transfers) is an
+/// instance of the closed forms behind proveFamily's result for
+/// `property`, so that result covers this P too.
+bool familyCovers(CollectiveOp spec, ProgramOp program, Property property);
+
+/// "P = 4, step 3, rank 1, part 2: <message> (expected ..., found ...)".
+std::string describeCounterexample(const Counterexample &counterexample);
+
+/// For the coll-verify-* passes: proves `property` for every coll.program
+/// of `module` and reports each violation or failed proof as an error at
+/// the step (or program) concerned.
+mlir::LogicalResult reportProperty(mlir::ModuleOp module, Property property,
+                                   const VerifyOptions &options);
+
+} // namespace coll
+
+#endif

@@ -1,0 +1,21 @@
+//===- VerifyMatching.cpp - prove matching with Z3 -------------------------------===//
+#include "coll/Passes/Verify.h"
+#include "coll/Passes/VerifyPasses.h"
+
+namespace coll {
+#define GEN_PASS_DEF_VERIFYMATCHING
+#include "coll/Passes/VerifyPasses.h.inc"
+} // namespace coll
+
+namespace {
+struct VerifyMatchingPass : public coll::impl::VerifyMatchingBase<VerifyMatchingPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    coll::VerifyOptions options;
+    options.timeoutMs = timeoutMs;
+    if (mlir::failed(coll::reportProperty(
+            getOperation(), coll::Property::matching, options)))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,21 @@
+//===- VerifyOperatorLegality.cpp - prove operatorLegality with Z3 -------------------------------===//
+#include "coll/Passes/Verify.h"
+#include "coll/Passes/VerifyPasses.h"
+
+namespace coll {
+#define GEN_PASS_DEF_VERIFYOPERATORLEGALITY
+#include "coll/Passes/VerifyPasses.h.inc"
+} // namespace coll
+
+namespace {
+struct VerifyOperatorLegalityPass : public coll::impl::VerifyOperatorLegalityBase<VerifyOperatorLegalityPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    coll::VerifyOptions options;
+    options.timeoutMs = timeoutMs;
+    if (mlir::failed(coll::reportProperty(
+            getOperation(), coll::Property::operatorLegality, options)))
+      signalPassFailure();
+  }
+};
+} // namespace

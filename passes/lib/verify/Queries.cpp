@@ -1,0 +1,841 @@
+//===- Queries.cpp - one Z3 query per property over a SlotProgram ---------===//
+//
+// Every query asks Z3 for a symbolic slot (and token, and step where one is
+// needed) that breaks the property; unsat is the proof. Long programs stay
+// linear in size because each step's value is named by a fresh constant.
+// Concrete replays only explain a counterexample Z3 already found.
+//
+//===----------------------------------------------------------------------===//
+#include "Queries.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace coll;
+using namespace coll::verify;
+
+z3::solver coll::verify::makeSolver(z3::context &ctx,
+                                    const VerifyOptions &options) {
+  z3::solver solver(ctx, "QF_BV");
+  z3::params params(ctx);
+  params.set("timeout", options.timeoutMs);
+  solver.set(params);
+  return solver;
+}
+
+static std::string setText(std::vector<int64_t> values) {
+  std::sort(values.begin(), values.end());
+  std::string text = "{";
+  for (size_t i = 0; i < values.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(values[i]);
+  return text + "}";
+}
+
+static void notProven(PropertyResult &result, std::string reason) {
+  result.verdict = Verdict::notProven;
+  result.note = std::move(reason);
+}
+
+static Counterexample makeCounterexample(const SlotProgram &sp, int64_t step,
+                                         int64_t rank, int64_t part,
+                                         std::string message) {
+  Counterexample c;
+  c.ranks = sp.ranks;
+  c.step = step;
+  c.rank = rank;
+  c.part = part;
+  c.message = std::move(message);
+  c.at = step >= 0 && step < static_cast<int64_t>(sp.steps.size())
+             ? sp.steps[step].op
+             : const_cast<ProgramOp &>(sp.program).getOperation();
+  return c;
+}
+
+//===----------------------------------------------------------------------===//
+// Concrete replay, for explanations only
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Token lists per slot. `held` is false once a combine handed the value on.
+/// Only the values a step moves are copied, so a replay costs about the
+/// number of tokens moved.
+struct Replay {
+  std::vector<std::vector<int64_t>> tokens;
+  std::vector<bool> held;
+  /// Set when `watch` loses its last holder to a copy.
+  int64_t lostAt = -1, lostSlot = -1, lostFrom = -1;
+  std::vector<int64_t> lostValue, lostReplacement;
+
+  Replay(const SlotProgram &sp, int64_t watch, size_t steps = SIZE_MAX) {
+    tokens.resize(sp.numSlots);
+    held.assign(sp.numSlots, true);
+    std::vector<char> hasWatch(sp.numSlots, 0);
+    for (int64_t s = 0; s < sp.numSlots; ++s)
+      tokens[s] = {s};
+    if (watch >= 0)
+      hasWatch[watch] = 1;
+    int64_t holders = watch >= 0 ? 1 : 0;
+    for (size_t i = 0; i < std::min(steps, sp.steps.size()); ++i) {
+      const SlotStep &step = sp.steps[i];
+      struct Moved {
+        int64_t src, dst;
+        std::vector<int64_t> value;
+        char watched;
+      };
+      std::vector<Moved> moved;
+      std::vector<bool> receivedNow(sp.numSlots, false);
+      step.forEachMove([&](int64_t src, int64_t dst) {
+        moved.push_back({src, dst, tokens[src], hasWatch[src]});
+        receivedNow[dst] = true;
+      });
+      int64_t candidate = -1;
+      for (Moved &m : moved) {
+        if (step.combines()) {
+          llvm::append_range(tokens[m.dst], m.value);
+          holders += !hasWatch[m.dst] && m.watched;
+          hasWatch[m.dst] |= m.watched;
+          continue;
+        }
+        if (hasWatch[m.dst] && !m.watched && candidate < 0) {
+          candidate = m.dst;
+          lostFrom = m.src;
+          lostValue = tokens[m.dst];
+          lostReplacement = m.value;
+        }
+        holders += (m.watched ? 1 : 0) - (hasWatch[m.dst] ? 1 : 0);
+        tokens[m.dst] = std::move(m.value);
+        hasWatch[m.dst] = m.watched;
+        held[m.dst] = true;
+      }
+      if (step.combines())
+        for (const Moved &m : moved)
+          if (!receivedNow[m.src] && held[m.src]) {
+            held[m.src] = false;
+            tokens[m.src].clear();
+            holders -= hasWatch[m.src] ? 1 : 0;
+            hasWatch[m.src] = 0;
+          }
+      if (watch >= 0 && lostAt < 0 && holders == 0 && candidate >= 0) {
+        lostAt = static_cast<int64_t>(i);
+        lostSlot = candidate;
+      }
+    }
+  }
+};
+} // namespace
+
+/// Fills a coverage (and maybe ownership) counterexample for final slot
+/// `slot` and token `token` that Z3 found.
+static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
+                            PropertyResult &coverage,
+                            PropertyResult &ownership) {
+  Replay replay(sp, token);
+  int64_t rank = sp.rankOf(slot), part = sp.partOf(slot);
+  std::vector<int64_t> found;
+  for (int64_t t : replay.tokens[slot])
+    found.push_back(sp.groupLevel ? t : sp.rankOf(t));
+  std::vector<int64_t> expected;
+  for (int64_t t = 0; t < sp.numSlots; ++t)
+    if (sp.groupLevel || sp.partOf(t) == part)
+      expected.push_back(sp.groupLevel ? t : sp.rankOf(t));
+  std::string what = sp.groupLevel ? "vectors " : "contributions of ranks ";
+  coverage.verdict = Verdict::violated;
+  int64_t count = llvm::count(replay.tokens[slot], token);
+  std::string message;
+  if (!replay.held[slot]) {
+    message = sp.describeSlot(slot) + " is empty after the last step (it "
+              "was handed on by a combine and never received back)";
+  } else if (!sp.groupLevel && sp.partOf(token) != part && count > 0) {
+    message = sp.describeSlot(slot) + " ends with data of part " +
+              std::to_string(sp.partOf(token)) + " (from rank " +
+              std::to_string(sp.rankOf(token)) + ")";
+  } else if (count > 1) {
+    message = "the " + sp.describeToken(token) + (sp.groupLevel ? "" : " contribution") +
+              " reaches " + sp.describeSlot(slot) + " " +
+              std::to_string(count) + " times";
+  } else {
+    message = sp.describeSlot(slot) + " ends without the " +
+              sp.describeToken(token) +
+              (sp.groupLevel ? "" : " contribution");
+  }
+  Counterexample c = makeCounterexample(sp, -1, rank, part, message);
+  c.expected = what + setText(expected) + ", each once";
+  c.found = what + setText(found);
+  coverage.counterexample = c;
+
+  if (replay.lostAt >= 0 && ownership.verdict == Verdict::proven) {
+    std::vector<int64_t> lost, replacement;
+    for (int64_t t : replay.lostValue)
+      lost.push_back(sp.groupLevel ? t : sp.rankOf(t));
+    for (int64_t t : replay.lostReplacement)
+      replacement.push_back(sp.groupLevel ? t : sp.rankOf(t));
+    ownership.verdict = Verdict::violated;
+    ownership.method += "; the coverage counterexample traced back to a copy";
+    Counterexample o = makeCounterexample(
+        sp, replay.lostAt, sp.rankOf(replay.lostSlot),
+        sp.partOf(replay.lostSlot),
+        sp.describeSlot(replay.lostSlot) + " = " + setText(lost) +
+            " is overwritten with " + setText(replacement) + " from " +
+            sp.describeSlot(replay.lostFrom) +
+            ", destroying the last copy of the " + sp.describeToken(token) +
+            (sp.groupLevel ? "" : " contribution"));
+    o.expected = "a block still needed is not overwritten";
+    o.found = "the last copy of " + setText(lost) + " overwritten";
+    ownership.counterexample = o;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Matching
+//===----------------------------------------------------------------------===//
+
+/// Rank level: every transfer of the program in one table; Z3 looks for two
+/// transfers of one step with the same sender or receiver, or a transfer
+/// whose receiver takes a different number of parts than were sent.
+static void matchingOfTransfers(const SlotProgram &sp,
+                                const VerifyOptions &options,
+                                PropertyResult &result) {
+  struct Row {
+    int64_t step, src, dst, sent, received;
+  };
+  std::vector<Row> rows;
+  for (size_t s = 0; s < sp.transfers.size(); ++s)
+    for (const Transfer &t : sp.transfers[s])
+      rows.push_back({static_cast<int64_t>(s), t.src, t.dst,
+                      static_cast<int64_t>(t.sent.size()),
+                      static_cast<int64_t>(t.received.size())});
+  result.method = "Z3: two symbolic transfers per step";
+  if (rows.empty()) {
+    result.verdict = Verdict::proven;
+    return;
+  }
+  z3::context ctx;
+  int64_t largest = std::max<int64_t>(
+      {static_cast<int64_t>(rows.size()), sp.ranks, sp.parts,
+       static_cast<int64_t>(sp.steps.size())});
+  unsigned w = llvm::Log2_64_Ceil(static_cast<uint64_t>(largest) + 1) + 1;
+  auto num = [&](int64_t v) { return ctx.bv_val(static_cast<uint64_t>(v), w); };
+  z3::solver solver = makeSolver(ctx, options);
+  z3::expr i = ctx.bv_const("i", w), j = ctx.bv_const("j", w);
+  auto column = [&](const z3::expr &index, int64_t Row::*field) {
+    z3::expr value = num(rows.back().*field);
+    for (size_t r = rows.size() - 1; r-- > 0;)
+      value = z3::ite(index == num(r), num(rows[r].*field), value);
+    return value;
+  };
+  z3::expr stepI = column(i, &Row::step), stepJ = column(j, &Row::step);
+  z3::expr clash = i != j && stepI == stepJ &&
+                   (column(i, &Row::src) == column(j, &Row::src) ||
+                    column(i, &Row::dst) == column(j, &Row::dst));
+  z3::expr sizes = column(i, &Row::sent) != column(i, &Row::received);
+  solver.add(z3::ult(i, num(rows.size())) && z3::ult(j, num(rows.size())));
+  solver.add(clash || sizes);
+  std::string reason;
+  switch (check(solver, reason)) {
+  case Outcome::unsat:
+    result.verdict = Verdict::proven;
+    return;
+  case Outcome::unknown:
+    return notProven(result, reason);
+  case Outcome::sat:
+    break;
+  }
+  z3::model model = solver.get_model();
+  const Row &a = rows[model.eval(i, true).get_numeral_uint64()];
+  const Row &b = rows[model.eval(j, true).get_numeral_uint64()];
+  result.verdict = Verdict::violated;
+  Counterexample c;
+  if (a.sent != a.received) {
+    c = makeCounterexample(sp, a.step, a.dst, -1,
+                           "rank " + std::to_string(a.src) + " sends " +
+                               std::to_string(a.sent) + " parts to rank " +
+                               std::to_string(a.dst) + ", which receives " +
+                               std::to_string(a.received));
+    c.expected = "a receive of " + std::to_string(a.sent) + " parts";
+    c.found = "a receive of " + std::to_string(a.received) + " parts";
+  } else if (a.src == b.src) {
+    c = makeCounterexample(sp, a.step, a.src, -1,
+                           "rank " + std::to_string(a.src) +
+                               " sends two messages in one step (to " +
+                               std::to_string(std::min(a.dst, b.dst)) +
+                               " and " + std::to_string(std::max(a.dst, b.dst)) +
+                               ")");
+    c.expected = "one message from rank " + std::to_string(a.src);
+    c.found = "two";
+  } else {
+    c = makeCounterexample(sp, a.step, a.dst, -1,
+                           "rank " + std::to_string(a.dst) +
+                               " receives two messages in one step (from " +
+                               std::to_string(std::min(a.src, b.src)) +
+                               " and " + std::to_string(std::max(a.src, b.src)) +
+                               ")");
+    c.expected = "one message to rank " + std::to_string(a.dst);
+    c.found = "two";
+  }
+  result.counterexample = c;
+}
+
+namespace {
+/// The group's action on bit-vectors of a concrete order P, for the
+/// rank-level reading of group moves.
+struct SymbolicGroup {
+  z3::context &ctx;
+  GroupKind kind;
+  int64_t P;
+  unsigned w, bits = 0;
+
+  SymbolicGroup(z3::context &ctx, GroupKind kind, int64_t P)
+      : ctx(ctx), kind(kind), P(P) {
+    w = llvm::Log2_64_Ceil(static_cast<uint64_t>(P) + 1) + 2;
+    if (kind == GroupKind::xor_)
+      bits = llvm::Log2_64(static_cast<uint64_t>(P));
+  }
+  z3::expr num(int64_t v) const {
+    return ctx.bv_val(static_cast<uint64_t>(v), w);
+  }
+  z3::expr reverse(const z3::expr &k) const {
+    if (bits == 0)
+      return num(0);
+    z3::expr r = k.extract(0, 0);
+    for (unsigned b = 1; b < bits; ++b)
+      r = z3::concat(r, k.extract(b, b));
+    return z3::zext(r, w - bits);
+  }
+  /// t_k(x) for k, x in [0, P).
+  z3::expr act(const z3::expr &k, const z3::expr &x) const {
+    if (kind == GroupKind::xor_)
+      return x ^ reverse(k);
+    z3::expr sum = x + k;
+    return z3::ite(z3::uge(sum, num(P)), sum - num(P), sum);
+  }
+  /// t_k^-1(x).
+  z3::expr inverse(const z3::expr &k, const z3::expr &x) const {
+    if (kind == GroupKind::xor_)
+      return x ^ reverse(k);
+    return z3::ite(z3::uge(x, k), x - k, x + num(P) - k);
+  }
+};
+} // namespace
+
+/// Group level: each step is one permutation g = t_to t_from^-1 of the
+/// ranks. With the step's (from, to, vectors) symbolic over the program's
+/// table of moves and rank x symbolic: g maps [0, P) into [0, P), never
+/// x to itself, never two ranks to one.
+static void matchingOfMoves(const SlotProgram &sp,
+                            const VerifyOptions &options,
+                            PropertyResult &result) {
+  result.method = "Z3: symbolic rank and step over the group moves";
+  if (sp.steps.empty()) {
+    result.verdict = Verdict::proven;
+    return;
+  }
+  z3::context ctx;
+  SymbolicGroup g(ctx, *sp.group, sp.ranks);
+  z3::solver solver = makeSolver(ctx, options);
+  z3::expr from = ctx.bv_const("from", g.w), to = ctx.bv_const("to", g.w);
+  z3::expr step = ctx.bv_const("step", 32);
+  z3::expr_vector table(ctx);
+  for (size_t s = 0; s < sp.steps.size(); ++s)
+    table.push_back(step == ctx.bv_val(static_cast<uint64_t>(s), 32) &&
+                    from == g.num(sp.steps[s].from) &&
+                    to == g.num(sp.steps[s].to));
+  solver.add(z3::mk_or(table));
+  z3::expr x = ctx.bv_const("x", g.w), y = ctx.bv_const("y", g.w);
+  solver.add(z3::ult(x, g.num(sp.ranks)) && z3::ult(y, g.num(sp.ranks)));
+  auto dest = [&](const z3::expr &r) { return g.act(to, g.inverse(from, r)); };
+  z3::expr self = dest(x) == x;
+  z3::expr twice = x != y && dest(x) == dest(y);
+  z3::expr outside = z3::uge(dest(x), g.num(sp.ranks));
+  solver.add(self || twice || outside);
+  std::string reason;
+  switch (check(solver, reason)) {
+  case Outcome::unsat:
+    result.verdict = Verdict::proven;
+    return;
+  case Outcome::unknown:
+    return notProven(result, reason);
+  case Outcome::sat:
+    break;
+  }
+  z3::model model = solver.get_model();
+  auto val = [&](const z3::expr &e) {
+    return static_cast<int64_t>(model.eval(e, true).get_numeral_uint64());
+  };
+  int64_t s = val(step), xv = val(x), yv = val(y), dx = val(dest(x));
+  result.verdict = Verdict::violated;
+  std::string message =
+      model.eval(self, true).is_true()
+          ? "rank " + std::to_string(xv) + " sends to itself"
+      : model.eval(twice, true).is_true()
+          ? "ranks " + std::to_string(std::min(xv, yv)) + " and " +
+                std::to_string(std::max(xv, yv)) + " both send to rank " +
+                std::to_string(dx)
+          : "rank " + std::to_string(xv) + " sends to rank " +
+                std::to_string(dx) + ", outside [0, " +
+                std::to_string(sp.ranks) + ")";
+  result.counterexample = makeCounterexample(sp, s, xv, -1, message);
+}
+
+void coll::verify::proveMatching(const SlotProgram &sp,
+                                 const VerifyOptions &options,
+                                 PropertyResult &result) {
+  if (sp.groupLevel)
+    matchingOfMoves(sp, options, result);
+  else
+    matchingOfTransfers(sp, options, result);
+}
+
+//===----------------------------------------------------------------------===//
+// Ownership
+//===----------------------------------------------------------------------===//
+
+/// released(q) after each step, as a chain on one symbolic slot q: a slot
+/// is released when a combine hands its value on and it receives nothing
+/// back, and held again when it receives. A violation is a step that sends
+/// a released slot, or combines into one.
+void coll::verify::proveOwnership(const SlotProgram &sp,
+                                  const VerifyOptions &options,
+                                  PropertyResult &result) {
+  result.method = "Z3: symbolic slot, released-state chain over the steps";
+  z3::context ctx;
+  Encoder e(ctx, sp);
+  z3::solver solver = makeSolver(ctx, options);
+  z3::expr q = e.slotVar("q");
+  solver.add(e.inDomain(q));
+  z3::expr released = ctx.bool_val(false);
+  std::vector<z3::expr> releasedBefore;
+  z3::expr_vector bad(ctx);
+  std::vector<z3::expr> badAt;
+  for (const SlotStep &step : sp.steps) {
+    releasedBefore.push_back(released);
+    z3::expr sends = e.sent(step, q), receives = e.received(step, q);
+    z3::expr violation =
+        released && (sends || (step.combines() ? receives : ctx.bool_val(false)));
+    badAt.push_back(e.name(solver, "bad", violation));
+    bad.push_back(badAt.back());
+    z3::expr next = z3::ite(
+        receives, ctx.bool_val(false),
+        step.combines() ? (sends || released) : released);
+    released = e.name(solver, "released", next);
+  }
+  if (bad.empty()) {
+    result.verdict = Verdict::proven;
+    return;
+  }
+  solver.add(z3::mk_or(bad));
+  std::string reason;
+  switch (check(solver, reason)) {
+  case Outcome::unsat:
+    result.verdict = Verdict::proven;
+    return;
+  case Outcome::unknown:
+    return notProven(result, reason);
+  case Outcome::sat:
+    break;
+  }
+  z3::model model = solver.get_model();
+  int64_t slot = e.valueOf(model, q);
+  size_t s = 0;
+  while (s < badAt.size() && !model.eval(badAt[s], true).is_true())
+    ++s;
+  // When was it released? The last combine before s that sent it.
+  int64_t givenAway = -1;
+  for (size_t k = 0; k < s; ++k) {
+    bool sends = false, receives = false;
+    sp.steps[k].forEachMove([&](int64_t src, int64_t dst) {
+      sends |= src == slot;
+      receives |= dst == slot;
+    });
+    if (receives)
+      givenAway = -1;
+    else if (sends && sp.steps[k].combines())
+      givenAway = static_cast<int64_t>(k);
+  }
+  bool sends = model.eval(e.sent(sp.steps[s], q), true).is_true();
+  result.verdict = Verdict::violated;
+  std::string message = sp.describeSlot(slot) + (sends ? " is sent" : " is combined into") +
+                        " at step " + std::to_string(s) +
+                        ", but it was handed on at step " +
+                        std::to_string(givenAway);
+  Counterexample c = makeCounterexample(sp, s, sp.rankOf(slot),
+                                        sp.partOf(slot), message);
+  c.expected = "a block the rank holds";
+  c.found = "a block given away at step " + std::to_string(givenAway);
+  result.counterexample = c;
+}
+
+//===----------------------------------------------------------------------===//
+// Coverage
+//===----------------------------------------------------------------------===//
+
+/// Reduce-then-copy programs: while combining, a token moves along one path
+/// (a combine hands the whole value on), so its place after the reduction
+/// is a function Fwd(t); while copying, a final slot's value comes from one
+/// slot, Bwd(y). Each contribution then reaches y exactly once iff
+/// Fwd(t) == Bwd(y) for every token y needs, and for no other token.
+static void coverageReduceThenCopy(const SlotProgram &sp,
+                                   const VerifyOptions &options,
+                                   PropertyResult &result,
+                                   PropertyResult &ownership) {
+  result.method = "Z3: symbolic slot and contribution, reduce path == copy path";
+  z3::context ctx;
+  Encoder e(ctx, sp);
+  z3::solver solver = makeSolver(ctx, options);
+  z3::expr y = e.slotVar("y"), t = e.slotVar("t");
+  solver.add(e.inDomain(y) && e.inDomain(t));
+  size_t firstCopy = sp.firstCopyStep();
+  z3::expr forward = t;
+  for (size_t s = 0; s < firstCopy; ++s) {
+    const SlotStep &step = sp.steps[s];
+    forward = e.name(solver, "fwd",
+                     z3::ite(e.sent(step, forward),
+                             e.destinationOf(step, forward), forward));
+  }
+  z3::expr backward = y;
+  for (size_t s = sp.steps.size(); s-- > firstCopy;) {
+    const SlotStep &step = sp.steps[s];
+    backward = e.name(solver, "bwd",
+                      z3::ite(e.received(step, backward),
+                              e.sourceOf(step, backward), backward));
+  }
+  z3::expr needed = e.needs(y, t);
+  solver.add((needed && forward != backward) || (!needed && forward == backward));
+  std::string reason;
+  switch (check(solver, reason)) {
+  case Outcome::unsat:
+    result.verdict = Verdict::proven;
+    return;
+  case Outcome::unknown:
+    return notProven(result, reason);
+  case Outcome::sat:
+    break;
+  }
+  z3::model model = solver.get_model();
+  explainCoverage(sp, e.valueOf(model, y), e.valueOf(model, t), result,
+                  ownership);
+}
+
+/// Any other program: Z3 looks for two different backward paths from a
+/// final slot to one token (a contribution counted twice); an exact count
+/// of paths per final slot then shows that each has as many tokens as it
+/// needs, so with no duplicate every needed token is there once.
+static void coverageGeneral(const SlotProgram &sp,
+                            const VerifyOptions &options,
+                            PropertyResult &result,
+                            PropertyResult &ownership) {
+  result.method =
+      "Z3: two symbolic paths per final slot (no contribution twice), "
+      "exact path count (none missing)";
+  z3::context ctx;
+  Encoder e(ctx, sp);
+  z3::solver solver = makeSolver(ctx, options);
+  z3::expr y = e.slotVar("y");
+  solver.add(e.inDomain(y));
+  z3::expr a = y, b = y;
+  z3::expr_vector differ(ctx);
+  std::vector<std::pair<size_t, z3::expr>> choices;
+  for (size_t s = sp.steps.size(); s-- > 0;) {
+    const SlotStep &step = sp.steps[s];
+    auto back = [&](const z3::expr &p, const char *tag) -> std::pair<z3::expr, z3::expr> {
+      z3::expr receives = e.received(step, p);
+      if (!step.combines())
+        return {e.name(solver, tag, z3::ite(receives, e.sourceOf(step, p), p)),
+                ctx.bool_val(false)};
+      z3::expr jump =
+          ctx.bool_const(("jump!" + std::string(tag) + std::to_string(s)).c_str());
+      solver.add(z3::implies(jump, receives));
+      // Staying on a slot this combine handed on reads an empty slot.
+      solver.add(z3::implies(!jump, receives || !e.sent(step, p)));
+      return {e.name(solver, tag, z3::ite(jump, e.sourceOf(step, p), p)), jump};
+    };
+    auto [na, ja] = back(a, "a");
+    auto [nb, jb] = back(b, "b");
+    if (step.combines()) {
+      differ.push_back(ja != jb);
+      choices.push_back({s, ja != jb});
+    }
+    a = na;
+    b = nb;
+  }
+  bool duplicateFound = false;
+  int64_t dupSlot = -1, dupToken = -1;
+  if (!differ.empty()) {
+    solver.add(z3::mk_or(differ) && a == b);
+    std::string reason;
+    switch (check(solver, reason)) {
+    case Outcome::unsat:
+      break;
+    case Outcome::unknown:
+      return notProven(result, reason);
+    case Outcome::sat: {
+      z3::model model = solver.get_model();
+      duplicateFound = true;
+      dupSlot = e.valueOf(model, y);
+      dupToken = e.valueOf(model, a);
+      break;
+    }
+    }
+  }
+  if (duplicateFound)
+    return explainCoverage(sp, dupSlot, dupToken, result, ownership);
+
+  // No token twice: count paths into each final slot.
+  std::vector<int64_t> count(sp.numSlots, 1);
+  std::vector<bool> held(sp.numSlots, true);
+  for (const SlotStep &step : sp.steps) {
+    std::vector<int64_t> before = count;
+    std::vector<bool> receivedNow(sp.numSlots, false);
+    step.forEachMove([&](int64_t src, int64_t dst) {
+      receivedNow[dst] = true;
+      count[dst] = step.combines() ? count[dst] + before[src] : before[src];
+      held[dst] = true;
+    });
+    if (step.combines())
+      step.forEachMove([&](int64_t src, int64_t) {
+        if (!receivedNow[src]) {
+          count[src] = 0;
+          held[src] = false;
+        }
+      });
+  }
+  int64_t perSlot = sp.groupLevel ? sp.numSlots : sp.ranks;
+  for (int64_t slot = 0; slot < sp.numSlots; ++slot) {
+    if (count[slot] == perSlot && held[slot])
+      continue;
+    // Some needed token is missing or a foreign one is there: find which.
+    Replay replay(sp, -1);
+    std::vector<int64_t> &have = replay.tokens[slot];
+    int64_t culprit = -1;
+    for (int64_t t = 0; t < sp.numSlots && culprit < 0; ++t) {
+      bool needed = sp.groupLevel || sp.partOf(t) == sp.partOf(slot);
+      if (needed != llvm::is_contained(have, t))
+        culprit = t;
+    }
+    return explainCoverage(sp, slot, culprit < 0 ? 0 : culprit, result,
+                           ownership);
+  }
+  result.verdict = Verdict::proven;
+}
+
+/// Group level: the part rank x sends for placement from+i is the part its
+/// receiver g(x) files under placement to+i, for a symbolic step, rank and
+/// vector index.
+static void partIndicesOfMoves(const SlotProgram &sp,
+                               const VerifyOptions &options,
+                               PropertyResult &result) {
+  z3::context ctx;
+  SymbolicGroup g(ctx, *sp.group, sp.ranks);
+  z3::solver solver = makeSolver(ctx, options);
+  z3::expr from = ctx.bv_const("from", g.w), to = ctx.bv_const("to", g.w),
+           v = ctx.bv_const("v", g.w), step = ctx.bv_const("step", 32);
+  z3::expr_vector table(ctx);
+  for (size_t s = 0; s < sp.steps.size(); ++s)
+    table.push_back(step == ctx.bv_val(static_cast<uint64_t>(s), 32) &&
+                    from == g.num(sp.steps[s].from) &&
+                    to == g.num(sp.steps[s].to) &&
+                    v == g.num(sp.steps[s].vectors));
+  if (table.empty())
+    return;
+  solver.add(z3::mk_or(table));
+  z3::expr x = ctx.bv_const("x", g.w), i = ctx.bv_const("i", g.w),
+           j = ctx.bv_const("j", g.w);
+  solver.add(z3::ult(x, g.num(sp.ranks)) && z3::ult(i, v) && z3::ult(j, v));
+  z3::expr dest = g.act(to, g.inverse(from, x));
+  z3::expr sentPart = g.inverse(from + i, x);
+  z3::expr filedAs = g.inverse(to + i, dest);
+  z3::expr wrong = sentPart != filedAs;
+  z3::expr twice = i != j && sentPart == g.inverse(from + j, x);
+  solver.add(wrong || twice);
+  std::string reason;
+  switch (check(solver, reason)) {
+  case Outcome::unsat:
+    return;
+  case Outcome::unknown:
+    return notProven(result, reason);
+  case Outcome::sat:
+    break;
+  }
+  z3::model model = solver.get_model();
+  auto val = [&](const z3::expr &e) {
+    return static_cast<int64_t>(model.eval(e, true).get_numeral_uint64());
+  };
+  result.verdict = Verdict::violated;
+  int64_t s = val(step), xv = val(x);
+  Counterexample c = makeCounterexample(
+      sp, s, val(dest), val(filedAs),
+      "rank " + std::to_string(xv) + " sends its part " +
+          std::to_string(val(sentPart)) + " to rank " +
+          std::to_string(val(dest)) + ", which files it as part " +
+          std::to_string(val(filedAs)));
+  c.expected = "part " + std::to_string(val(sentPart));
+  c.found = "part " + std::to_string(val(filedAs));
+  result.counterexample = c;
+}
+
+void coll::verify::proveCoverage(const SlotProgram &sp,
+                                 const VerifyOptions &options,
+                                 PropertyResult &result,
+                                 PropertyResult &ownership) {
+  if (sp.isReduceThenCopy())
+    coverageReduceThenCopy(sp, options, result, ownership);
+  else
+    coverageGeneral(sp, options, result, ownership);
+  if (sp.groupLevel && result.verdict == Verdict::proven) {
+    partIndicesOfMoves(sp, options, result);
+    result.method += "; symbolic rank for the part indices of every move";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Operator legality
+//===----------------------------------------------------------------------===//
+
+/// Whether every final slot of one part copies its value from the same
+/// reduction: then all ranks get bitwise-identical results.
+static std::string identicalResults(const SlotProgram &sp,
+                                    const VerifyOptions &options) {
+  if (!sp.isReduceThenCopy())
+    return "bitwise-identical results: not determined (combines after "
+           "copies or exchanges)";
+  z3::context ctx;
+  Encoder e(ctx, sp);
+  z3::solver solver = makeSolver(ctx, options);
+  z3::expr y1 = e.slotVar("y1"), y2 = e.slotVar("y2");
+  solver.add(e.inDomain(y1) && e.inDomain(y2));
+  if (!sp.groupLevel)
+    solver.add(z3::udiv(y1, e.num(sp.ranks)) == z3::udiv(y2, e.num(sp.ranks)));
+  size_t firstCopy = sp.firstCopyStep();
+  z3::expr b1 = y1, b2 = y2;
+  for (size_t s = sp.steps.size(); s-- > firstCopy;) {
+    const SlotStep &step = sp.steps[s];
+    b1 = e.name(solver, "b1", z3::ite(e.received(step, b1), e.sourceOf(step, b1), b1));
+    b2 = e.name(solver, "b2", z3::ite(e.received(step, b2), e.sourceOf(step, b2), b2));
+  }
+  solver.add(b1 != b2);
+  std::string reason;
+  switch (check(solver, reason)) {
+  case Outcome::unsat:
+    return "bitwise-identical results: yes (each part is reduced once, "
+           "then copied)";
+  case Outcome::unknown:
+    return "bitwise-identical results: not determined (" + reason + ")";
+  case Outcome::sat:
+    break;
+  }
+  z3::model model = solver.get_model();
+  return "bitwise-identical results: no (" +
+         sp.describeSlot(e.valueOf(model, y1)) + " and " +
+         sp.describeSlot(e.valueOf(model, y2)) +
+         " come from different reductions)";
+}
+
+/// With a non-commutative operator every combine must join two runs of
+/// consecutive ranks, one right after the other, so that the result is the
+/// rank-ordered fold. Z3 looks for a combine step, a receiving slot and
+/// three ranks c1 < c2 < c3 that interleave the two operands or leave a gap.
+static void rankOrder(const SlotProgram &sp, const VerifyOptions &options,
+                      PropertyResult &result) {
+  result.method = "Z3: symbolic step, slot and three contributions";
+  if (!sp.isReduceThenCopy())
+    return notProven(result, "rank order is only checked for programs that "
+                             "reduce first and then copy");
+  z3::context ctx;
+  Encoder e(ctx, sp);
+  z3::solver solver = makeSolver(ctx, options);
+  z3::expr y = e.slotVar("y");
+  solver.add(e.inDomain(y));
+  z3::expr c[3] = {e.slotVar("c1"), e.slotVar("c2"), e.slotVar("c3")};
+  z3::expr ranks = e.num(sp.ranks);
+  for (z3::expr &ci : c) {
+    solver.add(e.inDomain(ci));
+    // Tokens of y's part; on the group level tokens are placements.
+    if (!sp.groupLevel)
+      solver.add(z3::udiv(ci, ranks) == z3::udiv(y, ranks));
+  }
+  auto rankKey = [&](const z3::expr &token) {
+    return sp.groupLevel ? token : z3::urem(token, ranks);
+  };
+  solver.add(z3::ult(rankKey(c[0]), rankKey(c[1])) &&
+             z3::ult(rankKey(c[1]), rankKey(c[2])));
+  z3::expr place[3] = {c[0], c[1], c[2]};
+  z3::expr_vector bad(ctx);
+  std::vector<z3::expr> badAt;
+  size_t firstCopy = sp.firstCopyStep();
+  for (size_t s = 0; s < firstCopy; ++s) {
+    const SlotStep &step = sp.steps[s];
+    z3::expr src = e.sourceOf(step, y);
+    auto inA = [&](int k) { return place[k] == y; };
+    auto inB = [&](int k) { return place[k] == src; };
+    auto inU = [&](int k) { return inA(k) || inB(k); };
+    z3::expr violation =
+        e.received(step, y) &&
+        ((inA(0) && inB(1) && inA(2)) || (inB(0) && inA(1) && inB(2)) ||
+         (inU(0) && !inU(1) && inU(2)));
+    badAt.push_back(e.name(solver, "bad", violation));
+    bad.push_back(badAt.back());
+    for (z3::expr &p : place)
+      p = e.name(solver, "at",
+                 z3::ite(e.sent(step, p), e.destinationOf(step, p), p));
+  }
+  if (bad.empty()) {
+    result.verdict = Verdict::proven;
+    return;
+  }
+  solver.add(z3::mk_or(bad));
+  std::string reason;
+  switch (check(solver, reason)) {
+  case Outcome::unsat:
+    result.verdict = Verdict::proven;
+    return;
+  case Outcome::unknown:
+    return notProven(result, reason);
+  case Outcome::sat:
+    break;
+  }
+  z3::model model = solver.get_model();
+  size_t s = 0;
+  while (s < badAt.size() && !model.eval(badAt[s], true).is_true())
+    ++s;
+  int64_t slot = e.valueOf(model, y);
+  // The two operands, replayed for the message.
+  std::vector<std::vector<int64_t>> tokens = Replay(sp, -1, s).tokens;
+  int64_t src = -1;
+  sp.steps[s].forEachMove([&](int64_t from, int64_t to) {
+    if (to == slot)
+      src = from;
+  });
+  auto ranksOf = [&](const std::vector<int64_t> &ts) {
+    std::vector<int64_t> out;
+    for (int64_t t : ts)
+      out.push_back(sp.groupLevel ? t : sp.rankOf(t));
+    return setText(out);
+  };
+  result.verdict = Verdict::violated;
+  Counterexample cex = makeCounterexample(
+      sp, s, sp.rankOf(slot), sp.partOf(slot),
+      sp.describeSlot(slot) + " combines " + ranksOf(tokens[slot]) + " with " +
+          ranksOf(src >= 0 ? tokens[src] : std::vector<int64_t>{}) +
+          ", which are not adjacent runs of ranks");
+  cex.expected = "operands that are consecutive rank ranges, one after the "
+                 "other";
+  cex.found = ranksOf(tokens[slot]) + " and " +
+              ranksOf(src >= 0 ? tokens[src] : std::vector<int64_t>{});
+  result.counterexample = cex;
+}
+
+void coll::verify::proveOperatorLegality(const SlotProgram &sp,
+                                         const VerifyOptions &options,
+                                         PropertyResult &result) {
+  if (!sp.noncommutative) {
+    result.verdict = Verdict::proven;
+    result.method = "the operator is commutative and associative";
+  } else {
+    rankOrder(sp, options, result);
+  }
+  std::string identical = identicalResults(sp, options);
+  result.note = result.note.empty() ? identical : result.note + "; " + identical;
+}

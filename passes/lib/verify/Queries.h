@@ -1,0 +1,28 @@
+//===- Queries.h - one Z3 query per property --------------------*- C++ -*-===//
+#ifndef COLL_PASSES_VERIFY_QUERIES_H
+#define COLL_PASSES_VERIFY_QUERIES_H
+
+#include "SlotProgram.h"
+#include "coll/Passes/Verify.h"
+
+namespace coll::verify {
+
+/// Each query fills verdict, method, note and counterexample; the caller
+/// times it and sets the scope.
+void proveMatching(const SlotProgram &sp, const VerifyOptions &options,
+                   PropertyResult &result);
+void proveOwnership(const SlotProgram &sp, const VerifyOptions &options,
+                    PropertyResult &result);
+/// May also turn `ownership` into a violation: a contribution that never
+/// arrives because a copy destroyed its last holder is an ownership error.
+void proveCoverage(const SlotProgram &sp, const VerifyOptions &options,
+                   PropertyResult &result, PropertyResult &ownership);
+void proveOperatorLegality(const SlotProgram &sp, const VerifyOptions &options,
+                           PropertyResult &result);
+
+/// z3::solver for one query, with the options' timeout.
+z3::solver makeSolver(z3::context &ctx, const VerifyOptions &options);
+
+} // namespace coll::verify
+
+#endif

@@ -1,0 +1,206 @@
+//===- SlotProgram.cpp - a step program as moves between slots ------------===//
+#include "SlotProgram.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace coll;
+using namespace coll::verify;
+
+void SlotStep::forEachMove(
+    const std::function<void(int64_t, int64_t)> &fn) const {
+  if (isRange) {
+    for (int64_t i = 0; i < vectors; ++i)
+      fn(from + i, to + i);
+    return;
+  }
+  for (const SlotMove &m : moves)
+    fn(m.src, m.dst);
+}
+
+SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
+  SlotProgram sp;
+  sp.program = program;
+  sp.ranks = program.getNumRanks();
+  sp.parts = program.getNumParts();
+  sp.group = program.getGroup();
+  sp.noncommutative = program.getNoncommutative();
+  auto steps = program.getBody().getOps<StepOp>();
+  sp.groupLevel = !perRank && sp.group &&
+                  llvm::all_of(steps, [](StepOp s) { return s.isImplicitMove(); });
+  sp.numSlots = sp.groupLevel ? sp.ranks : sp.ranks * sp.parts;
+  for (StepOp step : steps) {
+    SlotStep s;
+    s.kind = step.getStepKind();
+    s.op = step;
+    if (sp.groupLevel) {
+      s.isRange = true;
+      s.from = *step.getFrom();
+      s.to = *step.getTo();
+      s.vectors = *step.getVectors();
+    } else {
+      std::vector<Transfer> transfers = transfersOfStep(step);
+      for (const Transfer &t : transfers)
+        for (auto [sentPart, receivedPart] : llvm::zip(t.sent, t.received))
+          s.moves.push_back({sentPart * sp.ranks + t.src,
+                             receivedPart * sp.ranks + t.dst});
+      sp.transfers.push_back(std::move(transfers));
+    }
+    sp.steps.push_back(std::move(s));
+  }
+  return sp;
+}
+
+int64_t SlotProgram::rankOf(int64_t slot) const {
+  if (groupLevel)
+    return GroupAlgebra(*group, ranks).act(slot, 0);
+  return slot % ranks;
+}
+
+int64_t SlotProgram::partOf(int64_t slot) const {
+  return groupLevel ? 0 : slot / ranks;
+}
+
+std::string SlotProgram::describeSlot(int64_t slot) const {
+  std::string rankPart = "rank " + std::to_string(rankOf(slot)) + "'s part " +
+                         std::to_string(partOf(slot));
+  if (groupLevel)
+    return "placement " + std::to_string(slot) + " (" + rankPart + ")";
+  return rankPart;
+}
+
+std::string SlotProgram::describeToken(int64_t token) const {
+  if (groupLevel)
+    return "vector q_" + std::to_string(token);
+  return "rank " + std::to_string(rankOf(token));
+}
+
+size_t SlotProgram::firstCopyStep() const {
+  for (size_t i = 0; i < steps.size(); ++i)
+    if (!steps[i].combines())
+      return i;
+  return steps.size();
+}
+
+bool SlotProgram::isReduceThenCopy() const {
+  size_t firstCopy = firstCopyStep();
+  for (size_t i = firstCopy; i < steps.size(); ++i)
+    if (steps[i].combines())
+      return false;
+  for (size_t i = 0; i < firstCopy; ++i) {
+    const SlotStep &s = steps[i];
+    if (s.isRange) {
+      if (s.from < s.to + s.vectors && s.to < s.from + s.vectors)
+        return false;
+      continue;
+    }
+    std::vector<bool> sends(numSlots, false);
+    for (const SlotMove &m : s.moves) {
+      if (sends[m.src])
+        return false; // one value sent twice: it would be counted twice
+      sends[m.src] = true;
+    }
+    for (const SlotMove &m : s.moves)
+      if (sends[m.dst])
+        return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Encoder
+//===----------------------------------------------------------------------===//
+
+Encoder::Encoder(z3::context &ctx, const SlotProgram &program)
+    : ctx(ctx), program(program) {
+  // Room for slot + range offsets without wrapping.
+  width = llvm::Log2_64_Ceil(static_cast<uint64_t>(program.numSlots) + 1) + 2;
+}
+
+z3::expr Encoder::num(int64_t value) const {
+  return ctx.bv_val(static_cast<uint64_t>(value), width);
+}
+
+z3::expr Encoder::slotVar(const std::string &name) const {
+  return ctx.bv_const(name.c_str(), width);
+}
+
+z3::expr Encoder::inDomain(const z3::expr &slot) const {
+  return z3::ult(slot, num(program.numSlots));
+}
+
+static z3::expr inRange(const Encoder &e, const z3::expr &x, int64_t lo,
+                        int64_t n) {
+  return z3::uge(x, e.num(lo)) && z3::ult(x, e.num(lo + n));
+}
+
+z3::expr Encoder::received(const SlotStep &step, const z3::expr &slot) const {
+  if (step.isRange)
+    return inRange(*this, slot, step.to, step.vectors);
+  z3::expr_vector any(ctx);
+  for (const SlotMove &m : step.moves)
+    any.push_back(slot == num(m.dst));
+  return z3::mk_or(any);
+}
+
+z3::expr Encoder::sourceOf(const SlotStep &step, const z3::expr &slot) const {
+  if (step.isRange)
+    return slot - num(step.to) + num(step.from);
+  z3::expr result = slot;
+  for (const SlotMove &m : llvm::reverse(step.moves))
+    result = z3::ite(slot == num(m.dst), num(m.src), result);
+  return result;
+}
+
+z3::expr Encoder::sent(const SlotStep &step, const z3::expr &slot) const {
+  if (step.isRange)
+    return inRange(*this, slot, step.from, step.vectors);
+  z3::expr_vector any(ctx);
+  for (const SlotMove &m : step.moves)
+    any.push_back(slot == num(m.src));
+  return z3::mk_or(any);
+}
+
+z3::expr Encoder::destinationOf(const SlotStep &step,
+                                const z3::expr &slot) const {
+  if (step.isRange)
+    return slot - num(step.from) + num(step.to);
+  z3::expr result = slot;
+  for (const SlotMove &m : llvm::reverse(step.moves))
+    result = z3::ite(slot == num(m.src), num(m.dst), result);
+  return result;
+}
+
+z3::expr Encoder::needs(const z3::expr &slot, const z3::expr &token) const {
+  if (program.groupLevel)
+    return ctx.bool_val(true);
+  return z3::udiv(slot, num(program.ranks)) ==
+         z3::udiv(token, num(program.ranks));
+}
+
+z3::expr Encoder::name(z3::solver &solver, const std::string &prefix,
+                       const z3::expr &value) {
+  std::string id = prefix + "!" + std::to_string(fresh++);
+  z3::expr c = value.is_bool() ? ctx.bool_const(id.c_str())
+                               : ctx.constant(id.c_str(), value.get_sort());
+  solver.add(c == value);
+  return c;
+}
+
+int64_t Encoder::valueOf(const z3::model &model, const z3::expr &e) const {
+  z3::expr v = model.eval(e, /*model_completion=*/true);
+  return static_cast<int64_t>(v.get_numeral_uint64());
+}
+
+Outcome coll::verify::check(z3::solver &solver, std::string &reason) {
+  switch (solver.check()) {
+  case z3::unsat:
+    return Outcome::unsat;
+  case z3::sat:
+    return Outcome::sat;
+  case z3::unknown:
+    reason = "Z3 answered unknown (" + solver.reason_unknown() + ")";
+    return Outcome::unknown;
+  }
+  return Outcome::unknown;
+}

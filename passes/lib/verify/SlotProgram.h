@@ -1,0 +1,112 @@
+//===- SlotProgram.h - a step program as moves between slots ----*- C++ -*-===//
+//
+// What the Z3 encodings see. A slot holds one part's partial value: on the
+// rank level slot = part * ranks + rank; on the group level (a program of
+// group moves, design.md 3.1) slot = placement, and a step moves the
+// placements [from, from+vectors) onto [to, to+vectors) as one range, so
+// its size does not depend on P. A token is a slot's initial value: the
+// contribution of one rank to one part (rank level) or one input vector
+// q_k (group level).
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLL_PASSES_VERIFY_SLOTPROGRAM_H
+#define COLL_PASSES_VERIFY_SLOTPROGRAM_H
+
+#include "coll/Dialect/CollOps.h"
+#include "coll/Passes/GroupSchedule.h"
+
+#include <z3++.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coll::verify {
+
+struct SlotMove {
+  int64_t src, dst;
+};
+
+struct SlotStep {
+  StepKind kind;
+  /// Group level: [from, from+vectors) -> [to, to+vectors).
+  bool isRange = false;
+  int64_t from = 0, to = 0, vectors = 0;
+  /// Rank level: every (source slot, destination slot).
+  std::vector<SlotMove> moves;
+  mlir::Operation *op = nullptr;
+
+  bool combines() const { return kind == StepKind::combine; }
+  void forEachMove(const std::function<void(int64_t, int64_t)> &fn) const;
+};
+
+struct SlotProgram {
+  bool groupLevel = false;
+  int64_t ranks = 0, parts = 0, numSlots = 0;
+  std::optional<GroupKind> group;
+  bool noncommutative = false;
+  std::vector<SlotStep> steps;
+  /// Per step, the transfers (rank level only; for matching).
+  std::vector<std::vector<Transfer>> transfers;
+  ProgramOp program;
+
+  /// The group level works on programs made only of group moves; anything
+  /// else, or `perRank`, gives the rank level.
+  static SlotProgram build(ProgramOp program, bool perRank);
+
+  int64_t rankOf(int64_t slot) const;
+  int64_t partOf(int64_t slot) const;
+  /// "rank 3's part 1", or "placement 2 (rank 2's part 0)".
+  std::string describeSlot(int64_t slot) const;
+  /// "rank 3" or "vector q_2".
+  std::string describeToken(int64_t token) const;
+  /// Combine steps never follow copy steps, and no slot both sends and
+  /// receives in a combine step: then a contribution moves along one path
+  /// while it is reduced and values are only copied afterwards, which is
+  /// what the fast encodings rely on.
+  bool isReduceThenCopy() const;
+  /// Index of the first copy step (steps.size() if none).
+  size_t firstCopyStep() const;
+};
+
+/// Z3 terms over a SlotProgram: slots and tokens are bit-vectors wide enough
+/// that no range arithmetic wraps.
+class Encoder {
+public:
+  Encoder(z3::context &ctx, const SlotProgram &program);
+
+  z3::context &ctx;
+  const SlotProgram &program;
+  unsigned width;
+
+  z3::expr num(int64_t value) const;
+  z3::expr slotVar(const std::string &name) const;
+  z3::expr inDomain(const z3::expr &slot) const;
+  /// Whether `slot` is written in step s.
+  z3::expr received(const SlotStep &step, const z3::expr &slot) const;
+  /// The slot whose value arrives at `slot` (meaningful when received).
+  z3::expr sourceOf(const SlotStep &step, const z3::expr &slot) const;
+  /// Whether `slot`'s value is sent in step s.
+  z3::expr sent(const SlotStep &step, const z3::expr &slot) const;
+  /// Where `slot`'s value goes (meaningful when sent).
+  z3::expr destinationOf(const SlotStep &step, const z3::expr &slot) const;
+  /// Whether a final slot needs a token (same part on the rank level).
+  z3::expr needs(const z3::expr &slot, const z3::expr &token) const;
+  /// A fresh constant equal to `value`: keeps long chains flat.
+  z3::expr name(z3::solver &solver, const std::string &prefix,
+                const z3::expr &value);
+  int64_t valueOf(const z3::model &model, const z3::expr &e) const;
+
+private:
+  unsigned fresh = 0;
+};
+
+/// Runs `solver` and maps Z3's answer to a verdict; fills `reason` on
+/// unknown (timeout or incompleteness).
+enum class Outcome { unsat, sat, unknown };
+Outcome check(z3::solver &solver, std::string &reason);
+
+} // namespace coll::verify
+
+#endif

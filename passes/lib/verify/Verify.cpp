@@ -1,0 +1,128 @@
+//===- Verify.cpp - the four properties of one step program ---------------===//
+#include "Queries.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <chrono>
+
+using namespace coll;
+using namespace coll::verify;
+
+const char *coll::propertyName(Property property) {
+  switch (property) {
+  case Property::matching:
+    return "matching";
+  case Property::ownership:
+    return "ownership";
+  case Property::coverage:
+    return "coverage";
+  case Property::operatorLegality:
+    return "operator-legality";
+  }
+  return "?";
+}
+
+const char *coll::verdictName(Verdict verdict) {
+  switch (verdict) {
+  case Verdict::proven:
+    return "proven";
+  case Verdict::violated:
+    return "violated";
+  case Verdict::notProven:
+    return "not proven";
+  }
+  return "?";
+}
+
+std::vector<PropertyResult>
+coll::verifyProgram(ProgramOp program, const VerifyOptions &options) {
+  using Clock = std::chrono::steady_clock;
+  SlotProgram sp = SlotProgram::build(program, /*perRank=*/false);
+  std::string scope = "P = " + std::to_string(sp.ranks);
+  std::vector<PropertyResult> results;
+  for (Property p : kAllProperties) {
+    PropertyResult r{p};
+    r.scope = scope;
+    results.push_back(r);
+  }
+  PropertyResult &matching = results[0], &ownership = results[1],
+                 &coverage = results[2], &legality = results[3];
+  auto timed = [&](PropertyResult &r, auto &&prove) {
+    if (llvm::is_contained(options.alreadyProven, r.property)) {
+      r.verdict = Verdict::proven;
+      r.method = "family proof";
+      return;
+    }
+    auto start = Clock::now();
+    prove();
+    r.seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  auto skip = [](PropertyResult &r, const char *because) {
+    r.verdict = Verdict::notProven;
+    r.note = std::string("not checked: ") + because + " is violated";
+  };
+
+  timed(matching, [&] { proveMatching(sp, options, matching); });
+  if (matching.verdict == Verdict::violated) {
+    skip(ownership, "matching");
+    skip(coverage, "matching");
+    skip(legality, "matching");
+    return results;
+  }
+  timed(ownership, [&] { proveOwnership(sp, options, ownership); });
+  if (ownership.verdict == Verdict::violated) {
+    skip(coverage, "ownership");
+    skip(legality, "ownership");
+    return results;
+  }
+  timed(coverage, [&] { proveCoverage(sp, options, coverage, ownership); });
+  timed(legality, [&] {
+    // Rank order is a property of ranks, not placements.
+    if (sp.noncommutative && sp.groupLevel) {
+      SlotProgram perRank = SlotProgram::build(program, /*perRank=*/true);
+      proveOperatorLegality(perRank, options, legality);
+    } else {
+      proveOperatorLegality(sp, options, legality);
+    }
+  });
+  return results;
+}
+
+std::string coll::describeCounterexample(const Counterexample &c) {
+  if (c.ranks == 0) // a family counterexample: the message names P
+    return c.message;
+  std::string text = "P = " + std::to_string(c.ranks);
+  text += c.step < 0 ? ", after the last step" : ", step " + std::to_string(c.step);
+  if (c.rank >= 0)
+    text += ", rank " + std::to_string(c.rank);
+  if (c.part >= 0)
+    text += ", part " + std::to_string(c.part);
+  text += ": " + c.message;
+  if (!c.expected.empty())
+    text += " (expected " + c.expected + ", found " + c.found + ")";
+  return text;
+}
+
+mlir::LogicalResult coll::reportProperty(mlir::ModuleOp module,
+                                         Property property,
+                                         const VerifyOptions &options) {
+  bool failed = false;
+  for (ProgramOp program : module.getOps<ProgramOp>()) {
+    std::vector<PropertyResult> results = verifyProgram(program, options);
+    const PropertyResult &r = results[static_cast<size_t>(property)];
+    if (r.verdict == Verdict::proven)
+      continue;
+    failed = true;
+    mlir::Operation *at = r.counterexample && r.counterexample->at
+                              ? r.counterexample->at
+                              : program.getOperation();
+    mlir::InFlightDiagnostic diag = at->emitError();
+    diag << propertyName(property) << " " << verdictName(r.verdict)
+         << " in '" << program.getSymName() << "': ";
+    if (r.counterexample)
+      diag << describeCounterexample(*r.counterexample);
+    else
+      diag << r.scope << ": " << r.note;
+  }
+  return mlir::failure(failed);
+}

@@ -1,0 +1,37 @@
+//===- VerifyCommand.h - collc verify ---------------------------*- C++ -*-===//
+#ifndef COLLC_VERIFYCOMMAND_H
+#define COLLC_VERIFYCOMMAND_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace collc {
+
+struct VerifyCommandOptions {
+  std::string input;
+  /// Rank counts asked for; empty: the fixed count, or 2..64.
+  std::vector<int64_t> ranks;
+  std::string collective;
+  bool json = false;
+  bool family = true;
+  unsigned timeoutMs = 60000;
+};
+
+/// "2..64", "3,7,127", "2..8,16,31" -> sorted, unique counts; an error
+/// message on bad text.
+std::optional<std::string> parseRankList(llvm::StringRef text,
+                                         std::vector<int64_t> &ranks);
+
+/// Proves every property for every collective (and rank count) of `module`
+/// and prints the results. Exit code: 0 all proven, 1 a property is
+/// violated, 3 something could not be proven.
+int runVerify(mlir::ModuleOp module, const VerifyCommandOptions &options);
+
+} // namespace collc
+
+#endif
