@@ -122,12 +122,13 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
         return usageError("--timeout-ms needs a positive number of "
                           "milliseconds, got '" + *v + "'");
       opts.verify.timeoutMs = static_cast<unsigned>(*ms);
-    } else if (std::optional<std::string> v = value("--ranks");
-               v && opts.command == "verify") {
-      if (std::optional<std::string> error =
-              collc::parseRankList(*v, opts.verify.ranks))
-        return usageError(*error);
     } else if (std::optional<std::string> v = value("--ranks")) {
+      if (opts.command == "verify") {
+        if (std::optional<std::string> error =
+                collc::parseRankList(*v, opts.verify.ranks))
+          return usageError(*error);
+        continue;
+      }
       opts.ranks = parsePositive(*v);
       if (!opts.ranks)
         return usageError("--ranks needs a positive integer, got '" + *v +

@@ -60,80 +60,111 @@ static Counterexample makeCounterexample(const SlotProgram &sp, int64_t step,
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Token lists per slot. `held` is false once a combine handed the value on.
-/// Only the values a step moves are copied, so a replay costs about the
-/// number of tokens moved.
+/// Token lists per slot after the first `steps` steps. `held` is false once
+/// a combine handed the value on. Only the values a step moves are copied,
+/// so a replay costs about the number of tokens moved.
 struct Replay {
   std::vector<std::vector<int64_t>> tokens;
   std::vector<bool> held;
-  /// Set when `watch` loses its last holder to a copy.
-  int64_t lostAt = -1, lostSlot = -1, lostFrom = -1;
-  std::vector<int64_t> lostValue, lostReplacement;
 
-  Replay(const SlotProgram &sp, int64_t watch, size_t steps = SIZE_MAX) {
+  explicit Replay(const SlotProgram &sp, size_t steps = SIZE_MAX) {
     tokens.resize(sp.numSlots);
     held.assign(sp.numSlots, true);
-    std::vector<char> hasWatch(sp.numSlots, 0);
     for (int64_t s = 0; s < sp.numSlots; ++s)
       tokens[s] = {s};
-    if (watch >= 0)
-      hasWatch[watch] = 1;
-    int64_t holders = watch >= 0 ? 1 : 0;
     for (size_t i = 0; i < std::min(steps, sp.steps.size()); ++i) {
       const SlotStep &step = sp.steps[i];
-      struct Moved {
-        int64_t src, dst;
-        std::vector<int64_t> value;
-        char watched;
-      };
-      std::vector<Moved> moved;
+      std::vector<std::pair<int64_t, std::vector<int64_t>>> arriving;
       std::vector<bool> receivedNow(sp.numSlots, false);
+      std::vector<int64_t> senders;
       step.forEachMove([&](int64_t src, int64_t dst) {
-        moved.push_back({src, dst, tokens[src], hasWatch[src]});
+        arriving.push_back({dst, held[src] ? tokens[src] : std::vector<int64_t>{}});
         receivedNow[dst] = true;
+        senders.push_back(src);
       });
-      int64_t candidate = -1;
-      for (Moved &m : moved) {
+      for (auto &[dst, value] : arriving) {
         if (step.combines()) {
-          llvm::append_range(tokens[m.dst], m.value);
-          holders += !hasWatch[m.dst] && m.watched;
-          hasWatch[m.dst] |= m.watched;
-          continue;
+          llvm::append_range(tokens[dst], value);
+        } else {
+          tokens[dst] = std::move(value);
+          held[dst] = true;
         }
-        if (hasWatch[m.dst] && !m.watched && candidate < 0) {
-          candidate = m.dst;
-          lostFrom = m.src;
-          lostValue = tokens[m.dst];
-          lostReplacement = m.value;
-        }
-        holders += (m.watched ? 1 : 0) - (hasWatch[m.dst] ? 1 : 0);
-        tokens[m.dst] = std::move(m.value);
-        hasWatch[m.dst] = m.watched;
-        held[m.dst] = true;
       }
       if (step.combines())
-        for (const Moved &m : moved)
-          if (!receivedNow[m.src] && held[m.src]) {
-            held[m.src] = false;
-            tokens[m.src].clear();
-            holders -= hasWatch[m.src] ? 1 : 0;
-            hasWatch[m.src] = 0;
+        for (int64_t src : senders)
+          if (!receivedNow[src]) {
+            held[src] = false;
+            tokens[src].clear();
           }
-      if (watch >= 0 && lostAt < 0 && holders == 0 && candidate >= 0) {
-        lostAt = static_cast<int64_t>(i);
-        lostSlot = candidate;
-      }
     }
   }
 };
 } // namespace
+
+/// The first copy that destroys the last copy of some token: a block that
+/// was still needed (every token is needed by every result of its part).
+struct Loss {
+  int64_t step, slot, from, token;
+  std::vector<int64_t> value, replacement;
+};
+static std::optional<Loss> firstLoss(const SlotProgram &sp) {
+  std::vector<std::vector<int64_t>> tokens(sp.numSlots);
+  std::vector<int64_t> holders(sp.numSlots, 1);
+  std::vector<bool> held(sp.numSlots, true);
+  for (int64_t s = 0; s < sp.numSlots; ++s)
+    tokens[s] = {s};
+  for (size_t i = 0; i < sp.steps.size(); ++i) {
+    const SlotStep &step = sp.steps[i];
+    std::vector<std::pair<int64_t, int64_t>> moves;
+    std::vector<std::vector<int64_t>> values;
+    std::vector<bool> receivedNow(sp.numSlots, false);
+    step.forEachMove([&](int64_t src, int64_t dst) {
+      moves.push_back({src, dst});
+      values.push_back(held[src] ? tokens[src] : std::vector<int64_t>{});
+      receivedNow[dst] = true;
+    });
+    std::vector<std::tuple<int64_t, int64_t, std::vector<int64_t>>> replaced;
+    for (size_t k = 0; k < moves.size(); ++k) {
+      auto [src, dst] = moves[k];
+      for (int64_t t : values[k])
+        ++holders[t];
+      if (step.combines()) {
+        llvm::append_range(tokens[dst], values[k]);
+        continue;
+      }
+      if (held[dst])
+        for (int64_t t : tokens[dst])
+          --holders[t];
+      replaced.push_back({dst, src, tokens[dst]});
+      tokens[dst] = values[k];
+      held[dst] = true;
+    }
+    if (step.combines())
+      for (auto [src, dst] : moves)
+        if (!receivedNow[src] && held[src]) {
+          for (int64_t t : tokens[src])
+            --holders[t];
+          tokens[src].clear();
+          held[src] = false;
+        }
+    for (auto &[dst, src, old] : replaced)
+      for (int64_t t : old)
+        if (holders[t] == 0) {
+          size_t k = 0;
+          while (moves[k].second != dst)
+            ++k;
+          return Loss{static_cast<int64_t>(i), dst, src, t, old, values[k]};
+        }
+  }
+  return std::nullopt;
+}
 
 /// Fills a coverage (and maybe ownership) counterexample for final slot
 /// `slot` and token `token` that Z3 found.
 static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
                             PropertyResult &coverage,
                             PropertyResult &ownership) {
-  Replay replay(sp, token);
+  Replay replay(sp);
   int64_t rank = sp.rankOf(slot), part = sp.partOf(slot);
   std::vector<int64_t> found;
   for (int64_t t : replay.tokens[slot])
@@ -167,21 +198,21 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
   c.found = what + setText(found);
   coverage.counterexample = c;
 
-  if (replay.lostAt >= 0 && ownership.verdict == Verdict::proven) {
+  std::optional<Loss> loss = firstLoss(sp);
+  if (loss && ownership.verdict == Verdict::proven) {
     std::vector<int64_t> lost, replacement;
-    for (int64_t t : replay.lostValue)
+    for (int64_t t : loss->value)
       lost.push_back(sp.groupLevel ? t : sp.rankOf(t));
-    for (int64_t t : replay.lostReplacement)
+    for (int64_t t : loss->replacement)
       replacement.push_back(sp.groupLevel ? t : sp.rankOf(t));
     ownership.verdict = Verdict::violated;
     ownership.method += "; the coverage counterexample traced back to a copy";
     Counterexample o = makeCounterexample(
-        sp, replay.lostAt, sp.rankOf(replay.lostSlot),
-        sp.partOf(replay.lostSlot),
-        sp.describeSlot(replay.lostSlot) + " = " + setText(lost) +
+        sp, loss->step, sp.rankOf(loss->slot), sp.partOf(loss->slot),
+        sp.describeSlot(loss->slot) + " = " + setText(lost) +
             " is overwritten with " + setText(replacement) + " from " +
-            sp.describeSlot(replay.lostFrom) +
-            ", destroying the last copy of the " + sp.describeToken(token) +
+            sp.describeSlot(loss->from) + ", destroying the last copy of the " +
+            sp.describeToken(loss->token) +
             (sp.groupLevel ? "" : " contribution"));
     o.expected = "a block still needed is not overwritten";
     o.found = "the last copy of " + setText(lost) + " overwritten";
@@ -607,7 +638,7 @@ static void coverageGeneral(const SlotProgram &sp,
     if (count[slot] == perSlot && held[slot])
       continue;
     // Some needed token is missing or a foreign one is there: find which.
-    Replay replay(sp, -1);
+    Replay replay(sp);
     std::vector<int64_t> &have = replay.tokens[slot];
     int64_t culprit = -1;
     for (int64_t t = 0; t < sp.numSlots && culprit < 0; ++t) {
@@ -684,7 +715,10 @@ void coll::verify::proveCoverage(const SlotProgram &sp,
     coverageReduceThenCopy(sp, options, result, ownership);
   else
     coverageGeneral(sp, options, result, ownership);
-  if (sp.groupLevel && result.verdict == Verdict::proven) {
+  // The family proof of the group's moves already covers the part indices.
+  bool indicesProven =
+      llvm::is_contained(options.alreadyProven, Property::matching);
+  if (sp.groupLevel && result.verdict == Verdict::proven && !indicesProven) {
     partIndicesOfMoves(sp, options, result);
     result.method += "; symbolic rank for the part indices of every move";
   }
@@ -698,6 +732,20 @@ void coll::verify::proveCoverage(const SlotProgram &sp,
 /// reduction: then all ranks get bitwise-identical results.
 static std::string identicalResults(const SlotProgram &sp,
                                     const VerifyOptions &options) {
+  // An exchange (a slot sends and receives in one combine step) reduces
+  // the same part on two ranks, each in its own order.
+  for (size_t i = 0; i < sp.steps.size(); ++i) {
+    const SlotStep &step = sp.steps[i];
+    if (!step.combines())
+      continue;
+    std::map<int64_t, int64_t> sentTo;
+    step.forEachMove([&](int64_t src, int64_t dst) { sentTo[src] = dst; });
+    for (auto [src, dst] : sentTo)
+      if (sentTo.count(dst))
+        return "bitwise-identical results: no (" + sp.describeSlot(src) +
+               " and " + sp.describeSlot(dst) + " reduce in their own "
+               "order from step " + std::to_string(i) + " on)";
+  }
   if (!sp.isReduceThenCopy())
     return "bitwise-identical results: not determined (combines after "
            "copies or exchanges)";
@@ -802,7 +850,7 @@ static void rankOrder(const SlotProgram &sp, const VerifyOptions &options,
     ++s;
   int64_t slot = e.valueOf(model, y);
   // The two operands, replayed for the message.
-  std::vector<std::vector<int64_t>> tokens = Replay(sp, -1, s).tokens;
+  std::vector<std::vector<int64_t>> tokens = Replay(sp, s).tokens;
   int64_t src = -1;
   sp.steps[s].forEachMove([&](int64_t from, int64_t to) {
     if (to == slot)

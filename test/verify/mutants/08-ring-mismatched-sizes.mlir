@@ -1,0 +1,22 @@
+// Mutant of the ring (P = 4): rank 1 receives two parts where rank 0 sends one.
+// Expected: matching violated.
+// RUN: collc verify %s > %t; test $? -eq 1
+// RUN: FileCheck %s < %t
+// RUN: not coll-opt %s --coll-verify-matching 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
+// CHECK: matching violated: P = 4, step 0, rank 1: rank 0 sends 1 parts to rank 1, which receives 2 (expected a receive of 1 parts, found a receive of 2 parts)
+// CHECK: ring: VIOLATED for P in {4} ({{.*}} s)
+// PASS: error: matching violated in 'ring': P = 4, step 0, rank 1: rank 0 sends 1 parts to rank 1, which receives 2 (expected a receive of 1 parts, found a receive of 2 parts)
+// SIM: error: matching violated in 'ring' for P = 4: step 0, rank 0 sends 1 parts to rank 1, which receives 2
+
+module {
+  coll.program @ring attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 4 : i64, num_ranks = 4 : i64, op = #coll.op<sum>} {
+    coll.step "reduce-scatter" combine {0 -> 1 [0] into [0, 1], 1 -> 2 [1], 2 -> 3 [2], 3 -> 0 [3]}
+    coll.step "reduce-scatter" combine {0 -> 1 [3], 1 -> 2 [0], 2 -> 3 [1], 3 -> 0 [2]}
+    coll.step "reduce-scatter" combine {0 -> 1 [2], 1 -> 2 [3], 2 -> 3 [0], 3 -> 0 [1]}
+    coll.step "all-gather" copy {0 -> 1 [1], 1 -> 2 [2], 2 -> 3 [3], 3 -> 0 [0]}
+    coll.step "all-gather" copy {0 -> 1 [0], 1 -> 2 [1], 2 -> 3 [2], 3 -> 0 [3]}
+    coll.step "all-gather" copy {0 -> 1 [3], 1 -> 2 [0], 2 -> 3 [1], 3 -> 0 [2]}
+  }
+}
+

@@ -1,0 +1,22 @@
+// Mutant of the butterfly (P = 5): the last all-gather step copies parts rank 2 no longer has.
+// Expected: ownership violated.
+// RUN: collc verify %s > %t; test $? -eq 1
+// RUN: FileCheck %s < %t
+// RUN: not coll-opt %s --coll-verify-ownership 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
+// CHECK: ownership violated: P = 5, step 5, rank 2, part 4: rank 2's part 4 is sent at step 5, but it was handed on at step 0 (expected a block the rank holds, found a block given away at step 0)
+// CHECK: butterfly: VIOLATED for P in {5} ({{.*}} s)
+// PASS: error: ownership violated in 'butterfly': P = 5, step 5, rank 2, part 4: rank 2's part 4 is sent at step 5, but it was handed on at step 0 (expected a block the rank holds, found a block given away at step 0)
+// SIM: error: ownership violated in 'butterfly' for P = 5: step 5, rank 2 sends part 4, which it gave away at step 0
+
+module {
+  coll.program @butterfly attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 5 : i64, num_ranks = 5 : i64, op = #coll.op<sum>} {
+    coll.step "reduce-scatter" combine {0 -> 2 [2, 1], 1 -> 3 [3, 2], 2 -> 4 [4, 3], 3 -> 0 [0, 4], 4 -> 1 [1, 0]}
+    coll.step "reduce-scatter" combine {0 -> 3 [3], 1 -> 4 [4], 2 -> 0 [0], 3 -> 1 [1], 4 -> 2 [2]}
+    coll.step "reduce-scatter" combine {0 -> 4 [4], 1 -> 0 [0], 2 -> 1 [1], 3 -> 2 [2], 4 -> 3 [3]}
+    coll.step "all-gather" copy {0 -> 1 [0], 1 -> 2 [1], 2 -> 3 [2], 3 -> 4 [3], 4 -> 0 [4]}
+    coll.step "all-gather" copy {0 -> 2 [0], 1 -> 3 [1], 2 -> 4 [2], 3 -> 0 [3], 4 -> 1 [4]}
+    coll.step "all-gather" copy {0 -> 3 [0, 4], 1 -> 4 [1, 0], 2 -> 0 [2, 4], 3 -> 1 [3, 2], 4 -> 2 [4, 3]}
+  }
+}
+

@@ -1,0 +1,19 @@
+// Mutant of recursive halving on the xor group (P = 4): a halving move on the xor group that is not aligned.
+// Expected: ownership violated.
+// RUN: collc verify %s > %t; test $? -eq 1
+// RUN: FileCheck %s < %t
+// RUN: not coll-opt %s --coll-verify-ownership 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
+// CHECK: ownership violated: P = 4, step 1, rank 3, part 0: placement 3 (rank 3's part 0) is combined into at step 1, but it was handed on at step 0 (expected a block the rank holds, found a block given away at step 0)
+// CHECK: halving: VIOLATED for P in {4} ({{.*}} s)
+// PASS: error: ownership violated in 'halving': P = 4, step 1, rank 3, part 0: placement 3 (rank 3's part 0) is combined into at step 1, but it was handed on at step 0 (expected a block the rank holds, found a block given away at step 0)
+// SIM: error: ownership violated in 'halving' for P = 4: step 1, rank 1 combines into part 2, which it gave away at step 0
+
+module {
+  coll.program @halving attributes {group = #coll.group<xor>, kind = #coll.kind<allreduce>, num_parts = 4 : i64, num_ranks = 4 : i64, op = #coll.op<sum>} {
+    coll.step "reduce-scatter" combine move [2, 4) -> [0, 2)
+    coll.step "reduce-scatter" combine move [1, 2) -> [3, 4)
+    coll.step "all-gather" copy move [0, 1) -> [1, 2)
+    coll.step "all-gather" copy move [0, 2) -> [2, 4)
+  }
+}
