@@ -12,22 +12,45 @@ Simulation::Simulation(ProgramOp program)
       parts(program.getNumParts()) {
   // All-reduce: every rank starts with its own contribution to every part.
   slots.resize(ranks * parts);
+  holders.assign(ranks * parts, 1);
   for (int64_t r = 0; r < ranks; ++r)
     for (int64_t b = 0; b < parts; ++b) {
       Slot &s = slot(r, b);
-      s.contributions.resize(ranks);
-      s.contributions.set(r);
+      s.tokens.resize(ranks * parts);
+      s.tokens.set(b * ranks + r);
     }
 }
 
-std::string Simulation::describe(const llvm::BitVector &set) {
+std::string Simulation::describe(const llvm::BitVector &set,
+                                 int64_t part) const {
   std::string text = "{";
   bool first = true;
-  for (unsigned r : set.set_bits()) {
-    text += (first ? "" : ", ") + std::to_string(r);
+  for (unsigned t : set.set_bits()) {
+    int64_t rank = t % ranks, tokenPart = t / ranks;
+    text += first ? "" : ", ";
+    text += tokenPart == part ? std::to_string(rank)
+                              : "rank " + std::to_string(rank) + "'s part " +
+                                    std::to_string(tokenPart);
     first = false;
   }
   return text + "}";
+}
+
+bool Simulation::complete(const Slot &s, int64_t part) const {
+  return s.held && s.tokens.count() == static_cast<size_t>(ranks) &&
+         s.tokens.find_first() == static_cast<int>(part * ranks) &&
+         s.tokens.find_last() == static_cast<int>(part * ranks + ranks - 1);
+}
+
+void Simulation::assign(Slot &s, const llvm::BitVector &tokens, bool held) {
+  if (s.held)
+    for (unsigned t : s.tokens.set_bits())
+      --holders[t];
+  s.tokens = tokens;
+  s.held = held;
+  if (held)
+    for (unsigned t : s.tokens.set_bits())
+      ++holders[t];
 }
 
 std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
@@ -62,10 +85,14 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
                            std::to_string(t.received.size()));
   }
 
-  // Ownership of what is sent, against the state before the step; a part
-  // received as another part mixes different parts' data (coverage).
+  // Everything a step reads is read before it writes: take the incoming
+  // values first, checking that their senders hold them.
+  struct Arrival {
+    int64_t src, dst, part, into;
+    llvm::BitVector value;
+  };
+  std::vector<Arrival> arrivals;
   bool combine = step.getStepKind() == StepKind::combine;
-  std::vector<std::pair<int64_t, int64_t>> sent; // (rank, part)
   for (const Transfer &t : transfers)
     for (auto [b, into] : llvm::zip(t.sent, t.received)) {
       const Slot &s = slot(t.src, b);
@@ -75,88 +102,77 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
                              std::to_string(b) +
                              ", which it gave away at step " +
                              std::to_string(s.givenAwayAt));
-      if (b != into)
-        return violation("coverage", t.dst, into,
-                         "rank " + std::to_string(t.dst) + " takes part " +
-                             std::to_string(b) + " from rank " +
-                             std::to_string(t.src) + " as its part " +
-                             std::to_string(into));
-      sent.push_back({t.src, b});
+      arrivals.push_back({t.src, t.dst, b, into, s.tokens});
     }
-  std::vector<Slot> before = slots;
-  auto old = [&](int64_t r, int64_t b) -> const Slot & {
-    return before[r * parts + b];
-  };
-  // Slots whose value a copy replaced, to find contributions lost with them.
-  std::vector<std::tuple<int64_t, int64_t, int64_t>> overwritten;
+  std::vector<bool> receivedNow(ranks * parts, false);
+  for (const Arrival &a : arrivals)
+    receivedNow[a.dst * parts + a.into] = true;
 
-  for (const Transfer &t : transfers) {
-    for (int64_t b : t.sent) {
-      const llvm::BitVector &incoming = old(t.src, b).contributions;
-      Slot &target = slot(t.dst, b);
-      if (combine) {
-        if (!old(t.dst, b).held)
-          return violation("ownership", t.dst, b,
-                           "rank " + std::to_string(t.dst) +
-                               " combines into part " + std::to_string(b) +
-                               ", which it gave away at step " +
-                               std::to_string(old(t.dst, b).givenAwayAt));
-        llvm::BitVector twice = target.contributions;
-        twice &= incoming;
-        if (twice.any())
-          return violation(
-              "coverage", t.dst, b,
-              "the contribution of rank " +
-                  std::to_string(twice.find_first()) + " to part " +
-                  std::to_string(b) + " reaches rank " +
-                  std::to_string(t.dst) + " twice (it holds " +
-                  describe(target.contributions) + " and receives " +
-                  describe(incoming) + " from rank " +
-                  std::to_string(t.src) + ")");
-        target.contributions |= incoming;
-      } else {
-        if (old(t.dst, b).held && old(t.dst, b).contributions != incoming)
-          overwritten.push_back({t.dst, b, t.src});
-        target.contributions = incoming;
-        target.held = true;
-        target.givenAwayAt = -1;
+  // Copies that replace a value, to find contributions lost with them.
+  struct Replaced {
+    int64_t rank, part, src;
+    llvm::BitVector old, incoming;
+  };
+  std::vector<Replaced> replaced;
+  for (const Arrival &a : arrivals) {
+    Slot &target = slot(a.dst, a.into);
+    if (combine) {
+      if (!target.held)
+        return violation("ownership", a.dst, a.into,
+                         "rank " + std::to_string(a.dst) +
+                             " combines into part " + std::to_string(a.into) +
+                             ", which it gave away at step " +
+                             std::to_string(target.givenAwayAt));
+      llvm::BitVector twice = target.tokens;
+      twice &= a.value;
+      if (twice.any()) {
+        int64_t token = twice.find_first();
+        return violation(
+            "coverage", a.dst, a.into,
+            "the contribution of rank " + std::to_string(token % ranks) +
+                " to part " + std::to_string(token / ranks) + " reaches rank " +
+                std::to_string(a.dst) + " twice (it holds " +
+                describe(target.tokens, a.into) + " and receives " +
+                describe(a.value, a.into) + " from rank " +
+                std::to_string(a.src) + ")");
       }
+      llvm::BitVector sum = target.tokens;
+      sum |= a.value;
+      assign(target, sum, true);
+    } else {
+      if (target.held && target.tokens != a.value)
+        replaced.push_back({a.dst, a.into, a.src, target.tokens, a.value});
+      assign(target, a.value, true);
+      target.givenAwayAt = -1;
     }
   }
   // A combined partial now lives at the receiver only, unless the sender
   // received the same part back in this step.
-  if (combine) {
-    std::vector<bool> receivedNow(ranks * parts, false);
-    for (const Transfer &t : transfers)
-      for (int64_t b : t.sent)
-        receivedNow[t.dst * parts + b] = true;
-    for (auto [r, b] : sent) {
-      if (receivedNow[r * parts + b])
+  if (combine)
+    for (const Arrival &a : arrivals) {
+      Slot &s = slot(a.src, a.part);
+      if (receivedNow[a.src * parts + a.part] || !s.held)
         continue;
-      Slot &s = slot(r, b);
-      s.held = false;
+      assign(s, llvm::BitVector(ranks * parts), false);
       s.givenAwayAt = index;
-      s.contributions.reset();
     }
-  }
   // Ownership: a copy may replace a value only if every contribution in it
   // still exists somewhere (a block that is still needed survives).
-  for (auto [r, b, src] : overwritten) {
-    llvm::BitVector lost = old(r, b).contributions;
-    for (int64_t x = 0; x < ranks && lost.any(); ++x)
-      if (slot(x, b).held)
-        lost.reset(slot(x, b).contributions);
-    if (lost.any())
-      return violation("ownership", r, b,
-                       "rank " + std::to_string(r) + " overwrites part " +
-                           std::to_string(b) + " = " +
-                           describe(old(r, b).contributions) + " with " +
-                           describe(old(src, b).contributions) +
-                           " from rank " + std::to_string(src) +
-                           ", losing the only copy of the contribution of "
-                           "rank " +
-                           std::to_string(lost.find_first()));
-  }
+  for (const Replaced &r : replaced)
+    for (unsigned t : r.old.set_bits())
+      if (holders[t] == 0)
+        return violation("ownership", r.rank, r.part,
+                         "rank " + std::to_string(r.rank) +
+                             " overwrites part " + std::to_string(r.part) +
+                             " = " + describe(r.old, r.part) + " with " +
+                             describe(r.incoming, r.part) + " from rank " +
+                             std::to_string(r.src) +
+                             ", losing the only copy of the contribution of "
+                             "rank " +
+                             std::to_string(t % ranks) +
+                             (static_cast<int64_t>(t / ranks) == r.part
+                                  ? ""
+                                  : " to part " + std::to_string(t / ranks)));
   return std::nullopt;
 }
 
@@ -170,23 +186,25 @@ std::optional<Violation> Simulation::finish(int64_t numSteps) const {
                              std::to_string(b) + " (given away at step " +
                              std::to_string(s.givenAwayAt) + ")",
                          program};
-      if (!s.contributions.all()) {
-        llvm::BitVector missing = s.contributions;
-        missing.flip();
-        return Violation{"coverage", numSteps, r, b,
-                         "rank " + std::to_string(r) + " ends with part " +
-                             std::to_string(b) + " = " +
-                             describe(s.contributions) + ", missing " +
-                             describe(missing),
-                         program};
-      }
+      if (complete(s, b))
+        continue;
+      llvm::BitVector missing(ranks * parts);
+      for (int64_t c = 0; c < ranks; ++c)
+        if (!s.tokens.test(b * ranks + c))
+          missing.set(b * ranks + c);
+      std::string text = "rank " + std::to_string(r) + " ends with part " +
+                         std::to_string(b) + " = " + describe(s.tokens, b);
+      if (missing.any())
+        text += ", missing " + describe(missing, b);
+      else
+        text += ", which holds data of other parts";
+      return Violation{"coverage", numSteps, r, b, text, program};
     }
   return std::nullopt;
 }
 
 bool Simulation::holdsResult(int64_t rank, int64_t part) const {
-  const Slot &s = slot(rank, part);
-  return s.held && s.contributions.all();
+  return complete(slot(rank, part), part);
 }
 
 std::optional<Violation> Simulation::run(ProgramOp program) {

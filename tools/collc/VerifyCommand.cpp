@@ -88,12 +88,15 @@ public:
     llvm::outs() << "  " << llvm::left_justify("P = " + std::to_string(P), 9);
     for (size_t i = 0; i < rs.size(); ++i) {
       const PropertyResult &r = rs[i];
+      bool skipped = r.verdict == Verdict::notProven &&
+                     r.note.find("not checked") != std::string::npos;
       llvm::outs() << (i ? " | " : "") << propertyName(r.property) << " "
-                   << verdictName(r.verdict);
+                   << (skipped ? "not checked" : verdictName(r.verdict));
+      if (skipped)
+        continue;
       if (r.method == "family proof")
         llvm::outs() << " (all P)";
-      else if (r.verdict != Verdict::notProven || r.note.empty() ||
-               r.note.find("not checked") == std::string::npos)
+      else
         llvm::outs() << llvm::format(" %.3fs", r.seconds);
     }
     llvm::outs() << "\n";

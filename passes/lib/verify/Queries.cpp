@@ -224,47 +224,42 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
 // Matching
 //===----------------------------------------------------------------------===//
 
-/// Rank level: every transfer of the program in one table; Z3 looks for two
-/// transfers of one step with the same sender or receiver, or a transfer
-/// whose receiver takes a different number of parts than were sent.
-static void matchingOfTransfers(const SlotProgram &sp,
+/// Rank level: for a symbolic rank x and each step, Z3 counts the
+/// transfers x sends and receives; a violation is a step where x sends or
+/// receives two messages, or receives a different number of parts than its
+/// sender sends.
+static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
                                 const VerifyOptions &options,
                                 PropertyResult &result) {
-  struct Row {
-    int64_t step, src, dst, sent, received;
-  };
-  std::vector<Row> rows;
-  for (size_t s = 0; s < sp.transfers.size(); ++s)
-    for (const Transfer &t : sp.transfers[s])
-      rows.push_back({static_cast<int64_t>(s), t.src, t.dst,
-                      static_cast<int64_t>(t.sent.size()),
-                      static_cast<int64_t>(t.received.size())});
-  result.method = "Z3: two symbolic transfers per step";
-  if (rows.empty()) {
+  result.method = "Z3: symbolic rank, messages counted per step";
+  unsigned w = llvm::Log2_64_Ceil(static_cast<uint64_t>(sp.ranks) + 1) + 2;
+  auto num = [&](int64_t v) { return ctx.bv_val(static_cast<uint64_t>(v), w); };
+  z3::solver solver = makeSolver(ctx, options);
+  z3::expr x = ctx.bv_const("x", w);
+  solver.add(z3::ult(x, num(sp.ranks)));
+  z3::expr_vector bad(ctx);
+  std::vector<z3::expr> badAt;
+  unsigned fresh = 0;
+  for (const std::vector<Transfer> &step : sp.transfers) {
+    z3::expr sends = num(0), receives = num(0);
+    z3::expr_vector sizes(ctx);
+    for (const Transfer &t : step) {
+      sends = sends + z3::ite(x == num(t.src), num(1), num(0));
+      receives = receives + z3::ite(x == num(t.dst), num(1), num(0));
+      if (t.sent.size() != t.received.size())
+        sizes.push_back(x == num(t.dst));
+    }
+    z3::expr indicator = ctx.bool_const(("bad!" + std::to_string(fresh++)).c_str());
+    solver.add(indicator == (z3::uge(sends, num(2)) || z3::uge(receives, num(2)) ||
+                             z3::mk_or(sizes)));
+    badAt.push_back(indicator);
+    bad.push_back(indicator);
+  }
+  if (bad.empty()) {
     result.verdict = Verdict::proven;
     return;
   }
-  z3::context ctx;
-  int64_t largest = std::max<int64_t>(
-      {static_cast<int64_t>(rows.size()), sp.ranks, sp.parts,
-       static_cast<int64_t>(sp.steps.size())});
-  unsigned w = llvm::Log2_64_Ceil(static_cast<uint64_t>(largest) + 1) + 1;
-  auto num = [&](int64_t v) { return ctx.bv_val(static_cast<uint64_t>(v), w); };
-  z3::solver solver = makeSolver(ctx, options);
-  z3::expr i = ctx.bv_const("i", w), j = ctx.bv_const("j", w);
-  auto column = [&](const z3::expr &index, int64_t Row::*field) {
-    z3::expr value = num(rows.back().*field);
-    for (size_t r = rows.size() - 1; r-- > 0;)
-      value = z3::ite(index == num(r), num(rows[r].*field), value);
-    return value;
-  };
-  z3::expr stepI = column(i, &Row::step), stepJ = column(j, &Row::step);
-  z3::expr clash = i != j && stepI == stepJ &&
-                   (column(i, &Row::src) == column(j, &Row::src) ||
-                    column(i, &Row::dst) == column(j, &Row::dst));
-  z3::expr sizes = column(i, &Row::sent) != column(i, &Row::received);
-  solver.add(z3::ult(i, num(rows.size())) && z3::ult(j, num(rows.size())));
-  solver.add(clash || sizes);
+  solver.add(z3::mk_or(bad));
   std::string reason;
   switch (check(solver, reason)) {
   case Outcome::unsat:
@@ -276,36 +271,49 @@ static void matchingOfTransfers(const SlotProgram &sp,
     break;
   }
   z3::model model = solver.get_model();
-  const Row &a = rows[model.eval(i, true).get_numeral_uint64()];
-  const Row &b = rows[model.eval(j, true).get_numeral_uint64()];
+  int64_t rank = static_cast<int64_t>(model.eval(x, true).get_numeral_uint64());
+  size_t s = 0;
+  while (s < badAt.size() && !model.eval(badAt[s], true).is_true())
+    ++s;
+  std::vector<int64_t> to, from;
+  const Transfer *uneven = nullptr;
+  for (const Transfer &t : sp.transfers[s]) {
+    if (t.src == rank)
+      to.push_back(t.dst);
+    if (t.dst == rank) {
+      from.push_back(t.src);
+      if (t.sent.size() != t.received.size())
+        uneven = &t;
+    }
+  }
   result.verdict = Verdict::violated;
   Counterexample c;
-  if (a.sent != a.received) {
-    c = makeCounterexample(sp, a.step, a.dst, -1,
-                           "rank " + std::to_string(a.src) + " sends " +
-                               std::to_string(a.sent) + " parts to rank " +
-                               std::to_string(a.dst) + ", which receives " +
-                               std::to_string(a.received));
-    c.expected = "a receive of " + std::to_string(a.sent) + " parts";
-    c.found = "a receive of " + std::to_string(a.received) + " parts";
-  } else if (a.src == b.src) {
-    c = makeCounterexample(sp, a.step, a.src, -1,
-                           "rank " + std::to_string(a.src) +
-                               " sends two messages in one step (to " +
-                               std::to_string(std::min(a.dst, b.dst)) +
-                               " and " + std::to_string(std::max(a.dst, b.dst)) +
-                               ")");
-    c.expected = "one message from rank " + std::to_string(a.src);
-    c.found = "two";
-  } else {
-    c = makeCounterexample(sp, a.step, a.dst, -1,
-                           "rank " + std::to_string(a.dst) +
+  auto two = [](std::vector<int64_t> v) {
+    std::sort(v.begin(), v.end());
+    return std::to_string(v[0]) + " and " + std::to_string(v[1]);
+  };
+  if (to.size() >= 2) {
+    c = makeCounterexample(sp, s, rank, -1,
+                           "rank " + std::to_string(rank) +
+                               " sends two messages in one step (to " + two(to) + ")");
+    c.expected = "one message from rank " + std::to_string(rank);
+    c.found = std::to_string(to.size());
+  } else if (from.size() >= 2) {
+    c = makeCounterexample(sp, s, rank, -1,
+                           "rank " + std::to_string(rank) +
                                " receives two messages in one step (from " +
-                               std::to_string(std::min(a.src, b.src)) +
-                               " and " + std::to_string(std::max(a.src, b.src)) +
-                               ")");
-    c.expected = "one message to rank " + std::to_string(a.dst);
-    c.found = "two";
+                               two(from) + ")");
+    c.expected = "one message to rank " + std::to_string(rank);
+    c.found = std::to_string(from.size());
+  } else {
+    c = makeCounterexample(
+        sp, s, rank, -1,
+        "rank " + std::to_string(uneven->src) + " sends " +
+            std::to_string(uneven->sent.size()) + " parts to rank " +
+            std::to_string(rank) + ", which receives " +
+            std::to_string(uneven->received.size()));
+    c.expected = "a receive of " + std::to_string(uneven->sent.size()) + " parts";
+    c.found = "a receive of " + std::to_string(uneven->received.size()) + " parts";
   }
   result.counterexample = c;
 }
@@ -356,7 +364,7 @@ struct SymbolicGroup {
 /// ranks. With the step's (from, to, vectors) symbolic over the program's
 /// table of moves and rank x symbolic: g maps [0, P) into [0, P), never
 /// x to itself, never two ranks to one.
-static void matchingOfMoves(const SlotProgram &sp,
+static void matchingOfMoves(z3::context &ctx, const SlotProgram &sp,
                             const VerifyOptions &options,
                             PropertyResult &result) {
   result.method = "Z3: symbolic rank and step over the group moves";
@@ -364,7 +372,6 @@ static void matchingOfMoves(const SlotProgram &sp,
     result.verdict = Verdict::proven;
     return;
   }
-  z3::context ctx;
   SymbolicGroup g(ctx, *sp.group, sp.ranks);
   z3::solver solver = makeSolver(ctx, options);
   z3::expr from = ctx.bv_const("from", g.w), to = ctx.bv_const("to", g.w);
@@ -411,13 +418,13 @@ static void matchingOfMoves(const SlotProgram &sp,
   result.counterexample = makeCounterexample(sp, s, xv, -1, message);
 }
 
-void coll::verify::proveMatching(const SlotProgram &sp,
+void coll::verify::proveMatching(z3::context &ctx, const SlotProgram &sp,
                                  const VerifyOptions &options,
                                  PropertyResult &result) {
   if (sp.groupLevel)
-    matchingOfMoves(sp, options, result);
+    matchingOfMoves(ctx, sp, options, result);
   else
-    matchingOfTransfers(sp, options, result);
+    matchingOfTransfers(ctx, sp, options, result);
 }
 
 //===----------------------------------------------------------------------===//
@@ -428,11 +435,10 @@ void coll::verify::proveMatching(const SlotProgram &sp,
 /// is released when a combine hands its value on and it receives nothing
 /// back, and held again when it receives. A violation is a step that sends
 /// a released slot, or combines into one.
-void coll::verify::proveOwnership(const SlotProgram &sp,
+void coll::verify::proveOwnership(z3::context &ctx, const SlotProgram &sp,
                                   const VerifyOptions &options,
                                   PropertyResult &result) {
   result.method = "Z3: symbolic slot, released-state chain over the steps";
-  z3::context ctx;
   Encoder e(ctx, sp);
   z3::solver solver = makeSolver(ctx, options);
   z3::expr q = e.slotVar("q");
@@ -508,12 +514,11 @@ void coll::verify::proveOwnership(const SlotProgram &sp,
 /// is a function Fwd(t); while copying, a final slot's value comes from one
 /// slot, Bwd(y). Each contribution then reaches y exactly once iff
 /// Fwd(t) == Bwd(y) for every token y needs, and for no other token.
-static void coverageReduceThenCopy(const SlotProgram &sp,
+static void coverageReduceThenCopy(z3::context &ctx, const SlotProgram &sp,
                                    const VerifyOptions &options,
                                    PropertyResult &result,
                                    PropertyResult &ownership) {
   result.method = "Z3: symbolic slot and contribution, reduce path == copy path";
-  z3::context ctx;
   Encoder e(ctx, sp);
   z3::solver solver = makeSolver(ctx, options);
   z3::expr y = e.slotVar("y"), t = e.slotVar("t");
@@ -554,14 +559,13 @@ static void coverageReduceThenCopy(const SlotProgram &sp,
 /// final slot to one token (a contribution counted twice); an exact count
 /// of paths per final slot then shows that each has as many tokens as it
 /// needs, so with no duplicate every needed token is there once.
-static void coverageGeneral(const SlotProgram &sp,
+static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
                             const VerifyOptions &options,
                             PropertyResult &result,
                             PropertyResult &ownership) {
   result.method =
       "Z3: two symbolic paths per final slot (no contribution twice), "
       "exact path count (none missing)";
-  z3::context ctx;
   Encoder e(ctx, sp);
   z3::solver solver = makeSolver(ctx, options);
   z3::expr y = e.slotVar("y");
@@ -655,10 +659,9 @@ static void coverageGeneral(const SlotProgram &sp,
 /// Group level: the part rank x sends for placement from+i is the part its
 /// receiver g(x) files under placement to+i, for a symbolic step, rank and
 /// vector index.
-static void partIndicesOfMoves(const SlotProgram &sp,
+static void partIndicesOfMoves(z3::context &ctx, const SlotProgram &sp,
                                const VerifyOptions &options,
                                PropertyResult &result) {
-  z3::context ctx;
   SymbolicGroup g(ctx, *sp.group, sp.ranks);
   z3::solver solver = makeSolver(ctx, options);
   z3::expr from = ctx.bv_const("from", g.w), to = ctx.bv_const("to", g.w),
@@ -707,19 +710,19 @@ static void partIndicesOfMoves(const SlotProgram &sp,
   result.counterexample = c;
 }
 
-void coll::verify::proveCoverage(const SlotProgram &sp,
+void coll::verify::proveCoverage(z3::context &ctx, const SlotProgram &sp,
                                  const VerifyOptions &options,
                                  PropertyResult &result,
                                  PropertyResult &ownership) {
   if (sp.isReduceThenCopy())
-    coverageReduceThenCopy(sp, options, result, ownership);
+    coverageReduceThenCopy(ctx, sp, options, result, ownership);
   else
-    coverageGeneral(sp, options, result, ownership);
+    coverageGeneral(ctx, sp, options, result, ownership);
   // The family proof of the group's moves already covers the part indices.
   bool indicesProven =
       llvm::is_contained(options.alreadyProven, Property::matching);
   if (sp.groupLevel && result.verdict == Verdict::proven && !indicesProven) {
-    partIndicesOfMoves(sp, options, result);
+    partIndicesOfMoves(ctx, sp, options, result);
     result.method += "; symbolic rank for the part indices of every move";
   }
 }
@@ -730,7 +733,7 @@ void coll::verify::proveCoverage(const SlotProgram &sp,
 
 /// Whether every final slot of one part copies its value from the same
 /// reduction: then all ranks get bitwise-identical results.
-static std::string identicalResults(const SlotProgram &sp,
+static std::string identicalResults(z3::context &ctx, const SlotProgram &sp,
                                     const VerifyOptions &options) {
   // An exchange (a slot sends and receives in one combine step) reduces
   // the same part on two ranks, each in its own order.
@@ -749,7 +752,6 @@ static std::string identicalResults(const SlotProgram &sp,
   if (!sp.isReduceThenCopy())
     return "bitwise-identical results: not determined (combines after "
            "copies or exchanges)";
-  z3::context ctx;
   Encoder e(ctx, sp);
   z3::solver solver = makeSolver(ctx, options);
   z3::expr y1 = e.slotVar("y1"), y2 = e.slotVar("y2");
@@ -785,13 +787,12 @@ static std::string identicalResults(const SlotProgram &sp,
 /// consecutive ranks, one right after the other, so that the result is the
 /// rank-ordered fold. Z3 looks for a combine step, a receiving slot and
 /// three ranks c1 < c2 < c3 that interleave the two operands or leave a gap.
-static void rankOrder(const SlotProgram &sp, const VerifyOptions &options,
+static void rankOrder(z3::context &ctx, const SlotProgram &sp, const VerifyOptions &options,
                       PropertyResult &result) {
   result.method = "Z3: symbolic step, slot and three contributions";
   if (!sp.isReduceThenCopy())
     return notProven(result, "rank order is only checked for programs that "
                              "reduce first and then copy");
-  z3::context ctx;
   Encoder e(ctx, sp);
   z3::solver solver = makeSolver(ctx, options);
   z3::expr y = e.slotVar("y");
@@ -875,15 +876,15 @@ static void rankOrder(const SlotProgram &sp, const VerifyOptions &options,
   result.counterexample = cex;
 }
 
-void coll::verify::proveOperatorLegality(const SlotProgram &sp,
+void coll::verify::proveOperatorLegality(z3::context &ctx, const SlotProgram &sp,
                                          const VerifyOptions &options,
                                          PropertyResult &result) {
   if (!sp.noncommutative) {
     result.verdict = Verdict::proven;
     result.method = "the operator is commutative and associative";
   } else {
-    rankOrder(sp, options, result);
+    rankOrder(ctx, sp, options, result);
   }
-  std::string identical = identicalResults(sp, options);
+  std::string identical = identicalResults(ctx, sp, options);
   result.note = result.note.empty() ? identical : result.note + "; " + identical;
 }

@@ -9,15 +9,15 @@ namespace coll::verify {
 
 /// Each query fills verdict, method, note and counterexample; the caller
 /// times it and sets the scope.
-void proveMatching(const SlotProgram &sp, const VerifyOptions &options,
+void proveMatching(z3::context &ctx, const SlotProgram &sp, const VerifyOptions &options,
                    PropertyResult &result);
-void proveOwnership(const SlotProgram &sp, const VerifyOptions &options,
+void proveOwnership(z3::context &ctx, const SlotProgram &sp, const VerifyOptions &options,
                     PropertyResult &result);
 /// May also turn `ownership` into a violation: a contribution that never
 /// arrives because a copy destroyed its last holder is an ownership error.
-void proveCoverage(const SlotProgram &sp, const VerifyOptions &options,
+void proveCoverage(z3::context &ctx, const SlotProgram &sp, const VerifyOptions &options,
                    PropertyResult &result, PropertyResult &ownership);
-void proveOperatorLegality(const SlotProgram &sp, const VerifyOptions &options,
+void proveOperatorLegality(z3::context &ctx, const SlotProgram &sp, const VerifyOptions &options,
                            PropertyResult &result);
 
 /// z3::solver for one query, with the options' timeout.

@@ -38,6 +38,7 @@ std::vector<PropertyResult>
 coll::verifyProgram(ProgramOp program, const VerifyOptions &options) {
   using Clock = std::chrono::steady_clock;
   SlotProgram sp = SlotProgram::build(program, /*perRank=*/false);
+  z3::context ctx; // one per program: creating a context costs milliseconds
   std::string scope = "P = " + std::to_string(sp.ranks);
   std::vector<PropertyResult> results;
   for (Property p : kAllProperties) {
@@ -62,27 +63,27 @@ coll::verifyProgram(ProgramOp program, const VerifyOptions &options) {
     r.note = std::string("not checked: ") + because + " is violated";
   };
 
-  timed(matching, [&] { proveMatching(sp, options, matching); });
+  timed(matching, [&] { proveMatching(ctx, sp, options, matching); });
   if (matching.verdict == Verdict::violated) {
     skip(ownership, "matching");
     skip(coverage, "matching");
     skip(legality, "matching");
     return results;
   }
-  timed(ownership, [&] { proveOwnership(sp, options, ownership); });
+  timed(ownership, [&] { proveOwnership(ctx, sp, options, ownership); });
   if (ownership.verdict == Verdict::violated) {
     skip(coverage, "ownership");
     skip(legality, "ownership");
     return results;
   }
-  timed(coverage, [&] { proveCoverage(sp, options, coverage, ownership); });
+  timed(coverage, [&] { proveCoverage(ctx, sp, options, coverage, ownership); });
   timed(legality, [&] {
     // Rank order is a property of ranks, not placements.
     if (sp.noncommutative && sp.groupLevel) {
       SlotProgram perRank = SlotProgram::build(program, /*perRank=*/true);
-      proveOperatorLegality(perRank, options, legality);
+      proveOperatorLegality(ctx, perRank, options, legality);
     } else {
-      proveOperatorLegality(sp, options, legality);
+      proveOperatorLegality(ctx, sp, options, legality);
     }
   });
   return results;

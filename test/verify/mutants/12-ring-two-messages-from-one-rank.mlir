@@ -4,9 +4,9 @@
 // RUN: FileCheck %s < %t
 // RUN: not coll-opt %s --coll-verify-matching 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
-// CHECK: matching violated: P = 4, step 1, rank 3: rank 3 receives two messages in one step (from 0 and 2) (expected one message to rank 3, found two)
+// CHECK: matching violated: P = 4, step 1, rank 0: rank 0 sends two messages in one step (to 1 and 3) (expected one message from rank 0, found 2)
 // CHECK: ring: VIOLATED for P in {4} ({{.*}} s)
-// PASS: error: matching violated in 'ring': P = 4, step 1, rank 3: rank 3 receives two messages in one step (from 0 and 2) (expected one message to rank 3, found two)
+// PASS: error: matching violated in 'ring': P = 4, step 1, rank 0: rank 0 sends two messages in one step (to 1 and 3) (expected one message from rank 0, found 2)
 // SIM: error: matching violated in 'ring' for P = 4: step 1, rank 0 sends two messages in one step (to 1 and 3)
 
 module {

@@ -4,9 +4,9 @@
 // RUN: FileCheck %s < %t
 // RUN: not coll-opt %s --coll-verify-matching 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
-// CHECK: matching violated: P = 4, step 0, rank 2: rank 2 receives two messages in one step (from 1 and 3) (expected one message to rank 2, found two)
+// CHECK: matching violated: P = 4, step 0, rank 2: rank 2 receives two messages in one step (from 1 and 3) (expected one message to rank 2, found 2)
 // CHECK: ring: VIOLATED for P in {4} ({{.*}} s)
-// PASS: error: matching violated in 'ring': P = 4, step 0, rank 2: rank 2 receives two messages in one step (from 1 and 3) (expected one message to rank 2, found two)
+// PASS: error: matching violated in 'ring': P = 4, step 0, rank 2: rank 2 receives two messages in one step (from 1 and 3) (expected one message to rank 2, found 2)
 // SIM: error: matching violated in 'ring' for P = 4: step 0, rank 2 receives two messages in one step (from 1 and 3)
 
 module {

@@ -1,7 +1,7 @@
 //===- Simulation.h - exact dataflow of a step program ----------*- C++ -*-===//
 //
-// Runs a coll.program on sets of contributions: which ranks' inputs each
-// (rank, part) holds, and whether it still holds them. The dataflow check
+// Runs a coll.program on sets of contributions: which ranks' inputs to
+// which parts each (rank, part) holds, and whether it still holds them. The dataflow check
 // reports the first violation it finds; `collc trace` runs the same
 // simulation and prints values beside it.
 //
@@ -43,20 +43,29 @@ public:
   bool holdsResult(int64_t rank, int64_t part) const;
 
 private:
+  /// Tokens are contributions: token part * ranks + rank is `rank`'s input
+  /// to `part`. A part received as another part carries its tokens along.
   struct Slot {
-    llvm::BitVector contributions;
+    llvm::BitVector tokens;
     bool held = true;
     int64_t givenAwayAt = -1;
   };
+  /// Whether `s` holds exactly one contribution of every rank to `part`.
+  bool complete(const Slot &s, int64_t part) const;
+  /// Replaces a slot's value, keeping the holder counts in step.
+  void assign(Slot &s, const llvm::BitVector &tokens, bool held);
   Slot &slot(int64_t rank, int64_t part) { return slots[rank * parts + part]; }
   const Slot &slot(int64_t rank, int64_t part) const {
     return slots[rank * parts + part];
   }
-  static std::string describe(const llvm::BitVector &set);
+  /// "{0, 2}" for contributions to `part`; others as "rank 1's part 3".
+  std::string describe(const llvm::BitVector &set, int64_t part) const;
 
   ProgramOp program;
   int64_t ranks, parts;
   std::vector<Slot> slots;
+  /// How many held slots hold each token.
+  std::vector<int64_t> holders;
 };
 
 } // namespace coll
