@@ -16,6 +16,11 @@ struct CheckDataflowPass
   void runOnOperation() override {
     bool failed = false;
     for (ProgramOp program : getOperation().getOps<ProgramOp>()) {
+      if (std::optional<std::string> message = Simulation::tooLarge(program)) {
+        program.emitError() << *message;
+        failed = true;
+        continue;
+      }
       std::optional<Violation> v = Simulation::run(program);
       if (!v)
         continue;

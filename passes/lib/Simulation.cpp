@@ -21,6 +21,17 @@ Simulation::Simulation(ProgramOp program)
     }
 }
 
+std::optional<std::string> Simulation::tooLarge(ProgramOp program) {
+  double slots = static_cast<double>(program.getNumRanks()) *
+                 static_cast<double>(program.getNumParts());
+  if (slots * slots <= double(1 << 30))
+    return std::nullopt;
+  return "program '" + program.getSymName().str() + "' (P = " +
+         std::to_string(program.getNumRanks()) +
+         ") is too large to simulate contribution by contribution; prove it "
+         "with the coll-verify-* passes or `collc verify` instead";
+}
+
 std::string Simulation::describe(const llvm::BitVector &set,
                                  int64_t part) const {
   std::string text = "{";
@@ -208,6 +219,7 @@ bool Simulation::holdsResult(int64_t rank, int64_t part) const {
 }
 
 std::optional<Violation> Simulation::run(ProgramOp program) {
+  assert(!tooLarge(program) && "check Simulation::tooLarge first");
   Simulation sim(program);
   int64_t index = 0;
   for (StepOp step : program.getBody().getOps<StepOp>()) {

@@ -73,6 +73,8 @@ LogicalResult coll::printTrace(ProgramOp program, int64_t count,
   os << "initial\n";
   printValues(values, os);
 
+  if (std::optional<std::string> message = Simulation::tooLarge(program))
+    return program.emitError() << *message;
   Simulation sim(program);
   auto printOwners = [&](StringRef phase) {
     os << "\nowners after " << phase << "\n";

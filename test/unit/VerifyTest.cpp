@@ -208,23 +208,37 @@ TEST_CASE("the family proofs hold, and each P in range is their instance") {
   }
 }
 
-TEST_CASE("a wrong closed form fails its family proof: the xor group's "
-          "unaligned move") {
-  // Moving placements [1, 3) onto [0, 2) on the xor group does not keep part
-  // indices (bitreverse(1 + 1) ^ bitreverse(1) != bitreverse(0 + 1) ^ 0):
-  // the per-P part-index query finds it.
+TEST_CASE("an unaligned move on the xor group is right at the group level "
+          "but files parts under the wrong index") {
+  // Recursive halving for P = 8 whose last copy is split into [1, 3) ->
+  // [4, 6), [0, 1) -> [6, 7), [3, 4) -> [7, 8): the vectors land where they
+  // should, but [1, 3) -> [4, 6) is not aligned: rank x sends its parts
+  // x ^ bitreverse(1 + i) = x ^ 4, x ^ 2 to g(x) = x ^ 5, which files them
+  // as g(x) ^ bitreverse(4 + i) = x ^ 4, x: wrong for i = 1.
   mlir::MLIRContext context;
   context.getOrLoadDialect<CollDialect>();
   std::optional<Verdicts> v = judge(context, R"(
     coll.program @p attributes {group = #coll.group<xor>, kind = #coll.kind<allreduce>,
-        num_parts = 4 : i64, num_ranks = 4 : i64, op = #coll.op<sum>} {
-      coll.step "s" copy move [1, 3) -> [0, 2)
+        num_parts = 8 : i64, num_ranks = 8 : i64, op = #coll.op<sum>} {
+      coll.step "s" combine move [4, 8) -> [0, 4)
+      coll.step "s" combine move [2, 4) -> [0, 2)
+      coll.step "s" combine move [1, 2) -> [0, 1)
+      coll.step "s" copy move [0, 1) -> [1, 2)
+      coll.step "s" copy move [0, 2) -> [2, 4)
+      coll.step "s" copy move [1, 3) -> [4, 6)
+      coll.step "s" copy move [0, 1) -> [6, 7)
+      coll.step "s" copy move [3, 4) -> [7, 8)
     })");
   REQUIRE(v);
+  CHECK(v->z3[0].verdict == Verdict::proven); // one permutation per step
   const PropertyResult &coverage = v->z3[2];
   REQUIRE(coverage.verdict == Verdict::violated);
+  CHECK(coverage.counterexample->step == 5);
   CHECK(coverage.counterexample->message.find("files it as part") !=
         std::string::npos);
+  // The simulation sees the same: data of one part filed as another.
+  REQUIRE(v->simulation);
+  CHECK(v->simulation->property == "coverage");
 }
 
 TEST_CASE("random mutants: Z3 and the simulation agree on every one") {

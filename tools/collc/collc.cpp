@@ -14,7 +14,7 @@
 #include "coll/Dialect/CollOps.h"
 #include "coll/Frontend/Parser.h"
 #include "coll/Passes/Lowering.h"
-#include "coll/Passes/Simulation.h"
+#include "coll/Passes/Verify.h"
 #include "VerifyCommand.h"
 
 #include "mlir/IR/Builders.h"
@@ -42,8 +42,8 @@ constexpr int kMaxSymbolicRanks = 64;
 
 const char *const kUsage = R"(usage:
   collc compile FILE -o OUT.hpp [--namespace NS]
-      Check the schedule (for every admitted P in 1..64 when P is symbolic)
-      and write a C++ header.
+      Prove the schedule (as `verify` does, for every admitted P in 1..64
+      when P is symbolic) and write a C++ header.
   collc emit FILE --stage=spec|steps|moves [--ranks N]
       Print the spec ops, or the step ops expanded for N ranks (moves:
       group-level moves only, without per-rank transfers).
@@ -173,7 +173,9 @@ OwningOpRef<ModuleOp> load(llvm::SourceMgr &sourceMgr, MLIRContext &context) {
   return module;
 }
 
-/// Expands `spec` for every rank count it must work for and checks each.
+/// Proves the schedule of `spec` before a header is written: for all P at
+/// once where a family proof applies, and per P for the fixed rank count or
+/// every admitted P in 1..64.
 LogicalResult checkAllRankCounts(CollectiveOp spec) {
   SmallVector<int64_t> counts;
   if (std::optional<uint64_t> fixed = spec.getNumRanks())
@@ -182,16 +184,33 @@ LogicalResult checkAllRankCounts(CollectiveOp spec) {
     for (int64_t P = 1; P <= kMaxSymbolicRanks; ++P)
       if (spec.acceptsRanks(P))
         counts.push_back(P);
+  VerifyOptions base;
+  std::vector<PropertyResult> family =
+      spec.getNumRanks() ? std::vector<PropertyResult>{}
+                         : proveFamily(spec, kMaxSymbolicRanks, base);
   OpBuilder builder(spec.getContext());
   for (int64_t P : counts) {
     OwningOpRef<ModuleOp> scratch = ModuleOp::create(spec.getLoc());
     builder.setInsertionPointToEnd(scratch->getBody());
-    ProgramOp program = expandCollective(spec, P, builder);
-    if (std::optional<Violation> v = Simulation::run(program)) {
-      spec.emitError() << "the schedule of '" << spec.getSymName()
-                       << "' is wrong for P = " << P << ": " << v->property
-                       << " violated at step " << v->step << ": "
-                       << v->message;
+    ProgramOp program =
+        expandCollective(spec, P, builder, /*withTransfers=*/false);
+    VerifyOptions options = base;
+    for (const PropertyResult &r : family)
+      if (r.verdict == Verdict::proven &&
+          familyCovers(spec, program, r.property))
+        options.alreadyProven.push_back(r.property);
+    for (const PropertyResult &r : verifyProgram(program, options)) {
+      if (r.verdict == Verdict::proven)
+        continue;
+      InFlightDiagnostic diag = spec.emitError()
+                                << "the schedule of '" << spec.getSymName()
+                                << "' is not proven for P = " << P << ": "
+                                << propertyName(r.property) << " "
+                                << verdictName(r.verdict) << ": ";
+      if (r.counterexample)
+        diag << describeCounterexample(*r.counterexample);
+      else
+        diag << r.note;
       return failure();
     }
   }

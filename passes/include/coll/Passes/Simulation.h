@@ -32,6 +32,11 @@ class Simulation {
 public:
   explicit Simulation(ProgramOp program);
 
+  /// The state holds P^2 slots of P^2 bits: past about 2^30 bits in all
+  /// (P ~ 180) the simulation says so here instead of running out of
+  /// memory. Returns the error message, or nullopt when it fits.
+  static std::optional<std::string> tooLarge(ProgramOp program);
+
   /// Applies one step; all transfers of a step read the state before it.
   std::optional<Violation> apply(StepOp step, int64_t index);
   /// Checks the state after the last step.
