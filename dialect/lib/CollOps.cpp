@@ -49,7 +49,8 @@ LogicalResult CollectiveOp::verify() {
   if (getGroup() == GroupKind::xor_) {
     if (std::optional<uint64_t> fixed = getNumRanks()) {
       if (!llvm::isPowerOf2_64(*fixed))
-        return emitOpError("group xor(P) needs P to be a power of two, got P = ")
+        return emitOpError(
+                   "group xor(P) needs P to be a power of two, got P = ")
                << *fixed;
     } else if (getRankConstraint() != RankConstraint::power_of_two) {
       return emitOpError("group xor(P) needs P to be a power of two; "
@@ -122,8 +123,8 @@ LogicalResult StepOp::verify() {
              << src << " -> " << dst << " names a rank outside [0, " << ranks
              << ")";
     if (src == dst)
-      return emitOpError("transfer ") << src << " -> " << dst
-                                      << " sends to itself";
+      return emitOpError("transfer ")
+             << src << " -> " << dst << " sends to itself";
     if (failed(checkParts(i, getTransferParts(i))) ||
         failed(checkParts(i, getReceivedParts(i))))
       return failure();
@@ -141,9 +142,9 @@ LogicalResult StepOp::verify() {
            << from << ", " << from + vectors << ") -> [" << to << ", "
            << to + vectors << ") leaves the placements [0, " << ranks << ")";
   if (from == to)
-    return emitOpError("move [") << from << ", " << from + vectors
-                                 << ") -> [" << to << ", " << to + vectors
-                                 << ") keeps every vector where it is";
+    return emitOpError("move [")
+           << from << ", " << from + vectors << ") -> [" << to << ", "
+           << to + vectors << ") keeps every vector where it is";
   if (n == 0 && !program.getGroup())
     return emitOpError("a move without transfers needs a `group` on its "
                        "coll.program");
@@ -199,9 +200,9 @@ static ParseResult parseTransfers(OpAsmParser &parser,
   SmallVector<Attribute> partLists, receivedLists;
   bool anyInto = false;
   auto parseList = [&](SmallVector<int64_t> &list) {
-    return parser.parseCommaSeparatedList(
-        OpAsmParser::Delimiter::Square,
-        [&] { return parser.parseInteger(list.emplace_back()); });
+    return parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&] {
+      return parser.parseInteger(list.emplace_back());
+    });
   };
   auto parseOne = [&]() -> ParseResult {
     int64_t src, dst;

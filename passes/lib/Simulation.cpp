@@ -26,8 +26,8 @@ std::optional<std::string> Simulation::tooLarge(ProgramOp program) {
                  static_cast<double>(program.getNumParts());
   if (slots * slots <= double(1 << 30))
     return std::nullopt;
-  return "program '" + program.getSymName().str() + "' (P = " +
-         std::to_string(program.getNumRanks()) +
+  return "program '" + program.getSymName().str() +
+         "' (P = " + std::to_string(program.getNumRanks()) +
          ") is too large to simulate contribution by contribution; prove it "
          "with the coll-verify-* passes or `collc verify` instead";
 }
@@ -138,14 +138,14 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
       twice &= a.value;
       if (twice.any()) {
         int64_t token = twice.find_first();
-        return violation(
-            "coverage", a.dst, a.into,
-            "the contribution of rank " + std::to_string(token % ranks) +
-                " to part " + std::to_string(token / ranks) + " reaches rank " +
-                std::to_string(a.dst) + " twice (it holds " +
-                describe(target.tokens, a.into) + " and receives " +
-                describe(a.value, a.into) + " from rank " +
-                std::to_string(a.src) + ")");
+        return violation("coverage", a.dst, a.into,
+                         "the contribution of rank " +
+                             std::to_string(token % ranks) + " to part " +
+                             std::to_string(token / ranks) + " reaches rank " +
+                             std::to_string(a.dst) + " twice (it holds " +
+                             describe(target.tokens, a.into) +
+                             " and receives " + describe(a.value, a.into) +
+                             " from rank " + std::to_string(a.src) + ")");
       }
       llvm::BitVector sum = target.tokens;
       sum |= a.value;
@@ -192,7 +192,10 @@ std::optional<Violation> Simulation::finish(int64_t numSteps) const {
     for (int64_t b = 0; b < parts; ++b) {
       const Slot &s = slot(r, b);
       if (!s.held)
-        return Violation{"coverage", numSteps, r, b,
+        return Violation{"coverage",
+                         numSteps,
+                         r,
+                         b,
                          "rank " + std::to_string(r) + " ends without part " +
                              std::to_string(b) + " (given away at step " +
                              std::to_string(s.givenAwayAt) + ")",

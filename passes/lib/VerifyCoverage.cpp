@@ -1,4 +1,5 @@
-//===- VerifyCoverage.cpp - prove coverage with Z3 -------------------------------===//
+//===- VerifyCoverage.cpp - prove coverage with Z3
+//-------------------------------===//
 #include "coll/Passes/Verify.h"
 #include "coll/Passes/VerifyPasses.h"
 
@@ -8,13 +9,14 @@ namespace coll {
 } // namespace coll
 
 namespace {
-struct VerifyCoveragePass : public coll::impl::VerifyCoverageBase<VerifyCoveragePass> {
+struct VerifyCoveragePass
+    : public coll::impl::VerifyCoverageBase<VerifyCoveragePass> {
   using Base::Base;
   void runOnOperation() override {
     coll::VerifyOptions options;
     options.timeoutMs = timeoutMs;
-    if (mlir::failed(coll::reportProperty(
-            getOperation(), coll::Property::coverage, options)))
+    if (mlir::failed(coll::reportProperty(getOperation(),
+                                          coll::Property::coverage, options)))
       signalPassFailure();
   }
 };

@@ -1,4 +1,5 @@
-//===- VerifyMatching.cpp - prove matching with Z3 -------------------------------===//
+//===- VerifyMatching.cpp - prove matching with Z3
+//-------------------------------===//
 #include "coll/Passes/Verify.h"
 #include "coll/Passes/VerifyPasses.h"
 
@@ -8,13 +9,14 @@ namespace coll {
 } // namespace coll
 
 namespace {
-struct VerifyMatchingPass : public coll::impl::VerifyMatchingBase<VerifyMatchingPass> {
+struct VerifyMatchingPass
+    : public coll::impl::VerifyMatchingBase<VerifyMatchingPass> {
   using Base::Base;
   void runOnOperation() override {
     coll::VerifyOptions options;
     options.timeoutMs = timeoutMs;
-    if (mlir::failed(coll::reportProperty(
-            getOperation(), coll::Property::matching, options)))
+    if (mlir::failed(coll::reportProperty(getOperation(),
+                                          coll::Property::matching, options)))
       signalPassFailure();
   }
 };

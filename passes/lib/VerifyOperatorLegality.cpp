@@ -1,4 +1,5 @@
-//===- VerifyOperatorLegality.cpp - prove operatorLegality with Z3 -------------------------------===//
+//===- VerifyOperatorLegality.cpp - prove operatorLegality with Z3
+//-------------------------------===//
 #include "coll/Passes/Verify.h"
 #include "coll/Passes/VerifyPasses.h"
 
@@ -8,7 +9,9 @@ namespace coll {
 } // namespace coll
 
 namespace {
-struct VerifyOperatorLegalityPass : public coll::impl::VerifyOperatorLegalityBase<VerifyOperatorLegalityPass> {
+struct VerifyOperatorLegalityPass
+    : public coll::impl::VerifyOperatorLegalityBase<
+          VerifyOperatorLegalityPass> {
   using Base::Base;
   void runOnOperation() override {
     coll::VerifyOptions options;

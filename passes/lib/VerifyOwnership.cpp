@@ -1,4 +1,5 @@
-//===- VerifyOwnership.cpp - prove ownership with Z3 -------------------------------===//
+//===- VerifyOwnership.cpp - prove ownership with Z3
+//-------------------------------===//
 #include "coll/Passes/Verify.h"
 #include "coll/Passes/VerifyPasses.h"
 
@@ -8,13 +9,14 @@ namespace coll {
 } // namespace coll
 
 namespace {
-struct VerifyOwnershipPass : public coll::impl::VerifyOwnershipBase<VerifyOwnershipPass> {
+struct VerifyOwnershipPass
+    : public coll::impl::VerifyOwnershipBase<VerifyOwnershipPass> {
   using Base::Base;
   void runOnOperation() override {
     coll::VerifyOptions options;
     options.timeoutMs = timeoutMs;
-    if (mlir::failed(coll::reportProperty(
-            getOperation(), coll::Property::ownership, options)))
+    if (mlir::failed(coll::reportProperty(getOperation(),
+                                          coll::Property::ownership, options)))
       signalPassFailure();
   }
 };

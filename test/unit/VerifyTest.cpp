@@ -78,8 +78,9 @@ struct Verdicts {
     return names;
   }
   bool z3Proven() const {
-    return llvm::all_of(
-        z3, [](const PropertyResult &r) { return r.verdict == Verdict::proven; });
+    return llvm::all_of(z3, [](const PropertyResult &r) {
+      return r.verdict == Verdict::proven;
+    });
   }
   bool z3Unsettled() const {
     return llvm::any_of(z3, [](const PropertyResult &r) {
@@ -111,11 +112,12 @@ void checkAgreement(const Verdicts &v) {
   std::set<std::string> violated = v.violated();
   std::string z3Said;
   for (const PropertyResult &r : v.z3)
-    z3Said += std::string(propertyName(r.property)) + " " +
-              verdictName(r.verdict) + " " + r.note +
-              (r.counterexample ? ": " + describeCounterexample(*r.counterexample)
-                                : "") +
-              "\n";
+    z3Said +=
+        std::string(propertyName(r.property)) + " " + verdictName(r.verdict) +
+        " " + r.note +
+        (r.counterexample ? ": " + describeCounterexample(*r.counterexample)
+                          : "") +
+        "\n";
   CAPTURE(z3Said);
   CAPTURE(v.simulation->property);
   CAPTURE(v.simulation->message);
@@ -150,8 +152,8 @@ TEST_CASE("every example schedule is proven per P, as transfers and as "
       CAPTURE(group);
       CAPTURE(schedule);
       CAPTURE(P);
-      std::string source = spec(group, schedule, isXor ? "ranks P where P == 2^k;"
-                                                       : "ranks P;");
+      std::string source =
+          spec(group, schedule, isXor ? "ranks P where P == 2^k;" : "ranks P;");
       mlir::OwningOpRef<mlir::ModuleOp> module;
       ProgramOp explicitForm = collc_test::expand(context, module, source, P);
       CHECK_FALSE(Simulation::run(explicitForm).has_value());
@@ -161,7 +163,8 @@ TEST_CASE("every example schedule is proven per P, as transfers and as "
       mlir::OwningOpRef<mlir::ModuleOp> specModule;
       llvm::SourceMgr sourceMgr;
       sourceMgr.AddNewSourceBuffer(
-          llvm::MemoryBuffer::getMemBufferCopy(source, "t.coll"), llvm::SMLoc());
+          llvm::MemoryBuffer::getMemBufferCopy(source, "t.coll"),
+          llvm::SMLoc());
       specModule = parseCollFile(sourceMgr, &context);
       CollectiveOp specOp = *specModule->getOps<CollectiveOp>().begin();
       mlir::OpBuilder builder(specModule->getBody(),
@@ -189,7 +192,8 @@ TEST_CASE("the family proofs hold, and each P in range is their instance") {
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(source, "t.coll"), llvm::SMLoc());
-    mlir::OwningOpRef<mlir::ModuleOp> module = parseCollFile(sourceMgr, &context);
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        parseCollFile(sourceMgr, &context);
     CollectiveOp specOp = *module->getOps<CollectiveOp>().begin();
     std::vector<PropertyResult> family = proveFamily(specOp, 65536, {});
     bool linear = std::string(schedule) == "linear";
@@ -363,8 +367,8 @@ std::optional<bool> rankOrdered(const PlainProgram &p) {
         std::sort(a.begin(), a.end());
         std::sort(in.begin(), in.end());
         auto run = [](const std::vector<int64_t> &v) {
-          return v.empty() || v.back() - v.front() + 1 ==
-                                  static_cast<int64_t>(v.size());
+          return v.empty() ||
+                 v.back() - v.front() + 1 == static_cast<int64_t>(v.size());
         };
         if (!run(a) || !run(in) ||
             (a.front() != in.back() + 1 && in.front() != a.back() + 1))

@@ -230,8 +230,8 @@ double secondsOf(const std::vector<PropertyResult> &rs) {
 
 } // namespace
 
-std::optional<std::string>
-collc::parseRankList(llvm::StringRef text, std::vector<int64_t> &ranks) {
+std::optional<std::string> collc::parseRankList(llvm::StringRef text,
+                                                std::vector<int64_t> &ranks) {
   llvm::SmallVector<llvm::StringRef> items;
   text.split(items, ',');
   std::set<int64_t> counts;
@@ -242,8 +242,8 @@ collc::parseRankList(llvm::StringRef text, std::vector<int64_t> &ranks) {
     if (lo.getAsInteger(10, first) ||
         (item.contains("..") ? hi.getAsInteger(10, last)
                              : (last = first, false)))
-      return "--ranks needs counts like 2..64 or 3,7,127, got '" +
-             text.str() + "'";
+      return "--ranks needs counts like 2..64 or 3,7,127, got '" + text.str() +
+             "'";
     if (first < 1 || last < first)
       return "--ranks: '" + item.str() +
              "' is not a range of positive rank counts";
@@ -279,8 +279,8 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
   if (!programs.empty() && !opts.ranks.empty()) {
     emitError(programs.front().getLoc(), "--ranks does not apply to step "
                                          "programs: '")
-        << programs.front().getSymName() << "' is written for P = "
-        << programs.front().getNumRanks();
+        << programs.front().getSymName()
+        << "' is written for P = " << programs.front().getNumRanks();
     return 1;
   }
 

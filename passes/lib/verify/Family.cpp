@@ -50,7 +50,8 @@ void settle(z3::solver &solver, PropertyResult &result) {
     for (unsigned k = 0; k < model.num_consts(); ++k) {
       z3::func_decl d = model.get_const_decl(k);
       z3::expr v = model.get_const_interp(d);
-      std::string text = v.is_numeral() ? v.get_decimal_string(0) : v.to_string();
+      std::string text =
+          v.is_numeral() ? v.get_decimal_string(0) : v.to_string();
       if (d.name().str() == "P")
         c.ranks = std::stoll(text);
       values.push_back(d.name().str() + " = " + text);
@@ -85,18 +86,18 @@ PropertyResult cyclicMoves(int64_t maxRanks, const VerifyOptions &options) {
            x = ctx.int_const("x"), y = ctx.int_const("y"),
            i = ctx.int_const("i"), j = ctx.int_const("j");
   solver.add(P >= 2 && P <= ctx.int_val(maxRanks));
-  solver.add(from >= 0 && to >= 0 && v >= 1 && from + v <= P &&
-             to + v <= P && from != to);
-  solver.add(x >= 0 && x < P && y >= 0 && y < P && i >= 0 && i < v &&
-             j >= 0 && j < v);
+  solver.add(from >= 0 && to >= 0 && v >= 1 && from + v <= P && to + v <= P &&
+             from != to);
+  solver.add(x >= 0 && x < P && y >= 0 && y < P && i >= 0 && i < v && j >= 0 &&
+             j < v);
   auto dest = [&](const z3::expr &r) { return wrap(r + to - from, P); };
   auto inverse = [&](const z3::expr &k, const z3::expr &r) {
     return wrap(r - k, P);
   };
   z3::expr sentPart = inverse(from + i, x);
   z3::expr filedAs = inverse(to + i, dest(x));
-  solver.add(dest(x) == x || (x != y && dest(x) == dest(y)) ||
-             dest(x) < 0 || dest(x) >= P || sentPart != filedAs ||
+  solver.add(dest(x) == x || (x != y && dest(x) == dest(y)) || dest(x) < 0 ||
+             dest(x) >= P || sentPart != filedAs ||
              (i != j && sentPart == inverse(from + j, x)));
   auto start = Clock::now();
   settle(solver, result);
@@ -116,8 +117,7 @@ PropertyResult xorMoves(int64_t maxRanks, const VerifyOptions &options) {
   result.verdict = Verdict::proven;
   auto start = Clock::now();
   unsigned maxBits = llvm::Log2_64(static_cast<uint64_t>(maxRanks));
-  for (unsigned n = 1; n <= maxBits && result.verdict == Verdict::proven;
-       ++n) {
+  for (unsigned n = 1; n <= maxBits && result.verdict == Verdict::proven; ++n) {
     z3::context ctx;
     z3::solver solver(ctx, "QF_BV");
     z3::params params(ctx);
@@ -155,8 +155,8 @@ PropertyResult xorMoves(int64_t maxRanks, const VerifyOptions &options) {
     settle(solver, result);
   }
   result.seconds = secondsSince(start);
-  result.scope = "all P = 2^n in [2, " +
-                 std::to_string(int64_t(1) << maxBits) + "]";
+  result.scope =
+      "all P = 2^n in [2, " + std::to_string(int64_t(1) << maxBits) + "]";
   return result;
 }
 
@@ -222,8 +222,8 @@ std::vector<PropertyResult> linearSchedule(int64_t maxRanks,
     z3::expr reduceNext = z3::ite(q == j + 1, ctx.bool_val(false),
                                   q == j || ring.reducedAway(j, q));
     // Copy step j: sends copySource(j), receives j.
-    z3::expr copyNext = z3::ite(q == j, ctx.bool_val(false),
-                                ring.copiedAway(j, q));
+    z3::expr copyNext =
+        z3::ite(q == j, ctx.bool_val(false), ring.copiedAway(j, q));
     solver.add(ring.reducedAway(zero, q) ||
                reduceNext != ring.reducedAway(j + 1, q) ||
                (ring.reducedAway(j, q) && (q == j || q == j + 1)) ||
@@ -252,8 +252,7 @@ std::vector<PropertyResult> linearSchedule(int64_t maxRanks,
     z3::expr moved = z3::ite(at == j, j + 1, at);
     z3::expr before = ring.origin(j + 1, k);
     z3::expr stepped = z3::ite(before == j, ring.copySource(j), before);
-    solver.add(ring.tokenAt(zero, c) != c ||
-               moved != ring.tokenAt(j + 1, c) ||
+    solver.add(ring.tokenAt(zero, c) != c || moved != ring.tokenAt(j + 1, c) ||
                ring.origin(last, k) != k || stepped != ring.origin(j, k) ||
                ring.tokenAt(last, c) != ring.origin(zero, k) ||
                // every final slot copies the same placement

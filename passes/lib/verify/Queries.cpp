@@ -9,11 +9,9 @@
 #include "Queries.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
 #include <map>
-#include <set>
 
 using namespace coll;
 using namespace coll::verify;
@@ -78,7 +76,8 @@ struct Replay {
       std::vector<bool> receivedNow(sp.numSlots, false);
       std::vector<int64_t> senders;
       step.forEachMove([&](int64_t src, int64_t dst) {
-        arriving.push_back({dst, held[src] ? tokens[src] : std::vector<int64_t>{}});
+        arriving.push_back(
+            {dst, held[src] ? tokens[src] : std::vector<int64_t>{}});
         receivedNow[dst] = true;
         senders.push_back(src);
       });
@@ -178,20 +177,20 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
   int64_t count = llvm::count(replay.tokens[slot], token);
   std::string message;
   if (!replay.held[slot]) {
-    message = sp.describeSlot(slot) + " is empty after the last step (it "
+    message = sp.describeSlot(slot) +
+              " is empty after the last step (it "
               "was handed on by a combine and never received back)";
   } else if (!sp.groupLevel && sp.partOf(token) != part && count > 0) {
     message = sp.describeSlot(slot) + " ends with data of part " +
               std::to_string(sp.partOf(token)) + " (from rank " +
               std::to_string(sp.rankOf(token)) + ")";
   } else if (count > 1) {
-    message = "the " + sp.describeToken(token) + (sp.groupLevel ? "" : " contribution") +
-              " reaches " + sp.describeSlot(slot) + " " +
-              std::to_string(count) + " times";
+    message = "the " + sp.describeToken(token) +
+              (sp.groupLevel ? "" : " contribution") + " reaches " +
+              sp.describeSlot(slot) + " " + std::to_string(count) + " times";
   } else {
     message = sp.describeSlot(slot) + " ends without the " +
-              sp.describeToken(token) +
-              (sp.groupLevel ? "" : " contribution");
+              sp.describeToken(token) + (sp.groupLevel ? "" : " contribution");
   }
   Counterexample c = makeCounterexample(sp, -1, rank, part, message);
   c.expected = what + setText(expected) + ", each once";
@@ -249,9 +248,10 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
       if (t.sent.size() != t.received.size())
         sizes.push_back(x == num(t.dst));
     }
-    z3::expr indicator = ctx.bool_const(("bad!" + std::to_string(fresh++)).c_str());
-    solver.add(indicator == (z3::uge(sends, num(2)) || z3::uge(receives, num(2)) ||
-                             z3::mk_or(sizes)));
+    z3::expr indicator =
+        ctx.bool_const(("bad!" + std::to_string(fresh++)).c_str());
+    solver.add(indicator == (z3::uge(sends, num(2)) ||
+                             z3::uge(receives, num(2)) || z3::mk_or(sizes)));
     badAt.push_back(indicator);
     bad.push_back(indicator);
   }
@@ -295,7 +295,8 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
   if (to.size() >= 2) {
     c = makeCounterexample(sp, s, rank, -1,
                            "rank " + std::to_string(rank) +
-                               " sends two messages in one step (to " + two(to) + ")");
+                               " sends two messages in one step (to " +
+                               two(to) + ")");
     c.expected = "one message from rank " + std::to_string(rank);
     c.found = std::to_string(to.size());
   } else if (from.size() >= 2) {
@@ -306,14 +307,16 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
     c.expected = "one message to rank " + std::to_string(rank);
     c.found = std::to_string(from.size());
   } else {
-    c = makeCounterexample(
-        sp, s, rank, -1,
-        "rank " + std::to_string(uneven->src) + " sends " +
-            std::to_string(uneven->sent.size()) + " parts to rank " +
-            std::to_string(rank) + ", which receives " +
-            std::to_string(uneven->received.size()));
-    c.expected = "a receive of " + std::to_string(uneven->sent.size()) + " parts";
-    c.found = "a receive of " + std::to_string(uneven->received.size()) + " parts";
+    c = makeCounterexample(sp, s, rank, -1,
+                           "rank " + std::to_string(uneven->src) + " sends " +
+                               std::to_string(uneven->sent.size()) +
+                               " parts to rank " + std::to_string(rank) +
+                               ", which receives " +
+                               std::to_string(uneven->received.size()));
+    c.expected =
+        "a receive of " + std::to_string(uneven->sent.size()) + " parts";
+    c.found =
+        "a receive of " + std::to_string(uneven->received.size()) + " parts";
   }
   result.counterexample = c;
 }
@@ -405,16 +408,15 @@ static void matchingOfMoves(z3::context &ctx, const SlotProgram &sp,
   };
   int64_t s = val(step), xv = val(x), yv = val(y), dx = val(dest(x));
   result.verdict = Verdict::violated;
-  std::string message =
-      model.eval(self, true).is_true()
-          ? "rank " + std::to_string(xv) + " sends to itself"
-      : model.eval(twice, true).is_true()
-          ? "ranks " + std::to_string(std::min(xv, yv)) + " and " +
-                std::to_string(std::max(xv, yv)) + " both send to rank " +
-                std::to_string(dx)
-          : "rank " + std::to_string(xv) + " sends to rank " +
-                std::to_string(dx) + ", outside [0, " +
-                std::to_string(sp.ranks) + ")";
+  std::string message = model.eval(self, true).is_true()
+                            ? "rank " + std::to_string(xv) + " sends to itself"
+                        : model.eval(twice, true).is_true()
+                            ? "ranks " + std::to_string(std::min(xv, yv)) +
+                                  " and " + std::to_string(std::max(xv, yv)) +
+                                  " both send to rank " + std::to_string(dx)
+                            : "rank " + std::to_string(xv) + " sends to rank " +
+                                  std::to_string(dx) + ", outside [0, " +
+                                  std::to_string(sp.ranks) + ")";
   result.counterexample = makeCounterexample(sp, s, xv, -1, message);
 }
 
@@ -451,12 +453,12 @@ void coll::verify::proveOwnership(z3::context &ctx, const SlotProgram &sp,
     releasedBefore.push_back(released);
     z3::expr sends = e.sent(step, q), receives = e.received(step, q);
     z3::expr violation =
-        released && (sends || (step.combines() ? receives : ctx.bool_val(false)));
+        released &&
+        (sends || (step.combines() ? receives : ctx.bool_val(false)));
     badAt.push_back(e.name(solver, "bad", violation));
     bad.push_back(badAt.back());
-    z3::expr next = z3::ite(
-        receives, ctx.bool_val(false),
-        step.combines() ? (sends || released) : released);
+    z3::expr next = z3::ite(receives, ctx.bool_val(false),
+                            step.combines() ? (sends || released) : released);
     released = e.name(solver, "released", next);
   }
   if (bad.empty()) {
@@ -494,12 +496,12 @@ void coll::verify::proveOwnership(z3::context &ctx, const SlotProgram &sp,
   }
   bool sends = model.eval(e.sent(sp.steps[s], q), true).is_true();
   result.verdict = Verdict::violated;
-  std::string message = sp.describeSlot(slot) + (sends ? " is sent" : " is combined into") +
-                        " at step " + std::to_string(s) +
-                        ", but it was handed on at step " +
-                        std::to_string(givenAway);
-  Counterexample c = makeCounterexample(sp, s, sp.rankOf(slot),
-                                        sp.partOf(slot), message);
+  std::string message =
+      sp.describeSlot(slot) + (sends ? " is sent" : " is combined into") +
+      " at step " + std::to_string(s) + ", but it was handed on at step " +
+      std::to_string(givenAway);
+  Counterexample c =
+      makeCounterexample(sp, s, sp.rankOf(slot), sp.partOf(slot), message);
   c.expected = "a block the rank holds";
   c.found = "a block given away at step " + std::to_string(givenAway);
   result.counterexample = c;
@@ -518,7 +520,8 @@ static void coverageReduceThenCopy(z3::context &ctx, const SlotProgram &sp,
                                    const VerifyOptions &options,
                                    PropertyResult &result,
                                    PropertyResult &ownership) {
-  result.method = "Z3: symbolic slot and contribution, reduce path == copy path";
+  result.method =
+      "Z3: symbolic slot and contribution, reduce path == copy path";
   Encoder e(ctx, sp);
   z3::solver solver = makeSolver(ctx, options);
   z3::expr y = e.slotVar("y"), t = e.slotVar("t");
@@ -539,7 +542,8 @@ static void coverageReduceThenCopy(z3::context &ctx, const SlotProgram &sp,
                               e.sourceOf(step, backward), backward));
   }
   z3::expr needed = e.needs(y, t);
-  solver.add((needed && forward != backward) || (!needed && forward == backward));
+  solver.add((needed && forward != backward) ||
+             (!needed && forward == backward));
   std::string reason;
   switch (check(solver, reason)) {
   case Outcome::unsat:
@@ -561,8 +565,7 @@ static void coverageReduceThenCopy(z3::context &ctx, const SlotProgram &sp,
 /// needs, so with no duplicate every needed token is there once.
 static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
                             const VerifyOptions &options,
-                            PropertyResult &result,
-                            PropertyResult &ownership) {
+                            PropertyResult &result, PropertyResult &ownership) {
   result.method =
       "Z3: two symbolic paths per final slot (no contribution twice), "
       "exact path count (none missing)";
@@ -572,16 +575,16 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
   solver.add(e.inDomain(y));
   z3::expr a = y, b = y;
   z3::expr_vector differ(ctx);
-  std::vector<std::pair<size_t, z3::expr>> choices;
   for (size_t s = sp.steps.size(); s-- > 0;) {
     const SlotStep &step = sp.steps[s];
-    auto back = [&](const z3::expr &p, const char *tag) -> std::pair<z3::expr, z3::expr> {
+    auto back = [&](const z3::expr &p,
+                    const char *tag) -> std::pair<z3::expr, z3::expr> {
       z3::expr receives = e.received(step, p);
       if (!step.combines())
         return {e.name(solver, tag, z3::ite(receives, e.sourceOf(step, p), p)),
                 ctx.bool_val(false)};
-      z3::expr jump =
-          ctx.bool_const(("jump!" + std::string(tag) + std::to_string(s)).c_str());
+      z3::expr jump = ctx.bool_const(
+          ("jump!" + std::string(tag) + std::to_string(s)).c_str());
       solver.add(z3::implies(jump, receives));
       // Staying on a slot this combine handed on reads an empty slot.
       solver.add(z3::implies(!jump, receives || !e.sent(step, p)));
@@ -591,7 +594,6 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
     auto [nb, jb] = back(b, "b");
     if (step.combines()) {
       differ.push_back(ja != jb);
-      choices.push_back({s, ja != jb});
     }
     a = na;
     b = nb;
@@ -746,8 +748,10 @@ static std::string identicalResults(z3::context &ctx, const SlotProgram &sp,
     for (auto [src, dst] : sentTo)
       if (sentTo.count(dst))
         return "bitwise-identical results: no (" + sp.describeSlot(src) +
-               " and " + sp.describeSlot(dst) + " reduce in their own "
-               "order from step " + std::to_string(i) + " on)";
+               " and " + sp.describeSlot(dst) +
+               " reduce in their own "
+               "order from step " +
+               std::to_string(i) + " on)";
   }
   if (!sp.isReduceThenCopy())
     return "bitwise-identical results: not determined (combines after "
@@ -762,8 +766,10 @@ static std::string identicalResults(z3::context &ctx, const SlotProgram &sp,
   z3::expr b1 = y1, b2 = y2;
   for (size_t s = sp.steps.size(); s-- > firstCopy;) {
     const SlotStep &step = sp.steps[s];
-    b1 = e.name(solver, "b1", z3::ite(e.received(step, b1), e.sourceOf(step, b1), b1));
-    b2 = e.name(solver, "b2", z3::ite(e.received(step, b2), e.sourceOf(step, b2), b2));
+    b1 = e.name(solver, "b1",
+                z3::ite(e.received(step, b1), e.sourceOf(step, b1), b1));
+    b2 = e.name(solver, "b2",
+                z3::ite(e.received(step, b2), e.sourceOf(step, b2), b2));
   }
   solver.add(b1 != b2);
   std::string reason;
@@ -787,8 +793,8 @@ static std::string identicalResults(z3::context &ctx, const SlotProgram &sp,
 /// consecutive ranks, one right after the other, so that the result is the
 /// rank-ordered fold. Z3 looks for a combine step, a receiving slot and
 /// three ranks c1 < c2 < c3 that interleave the two operands or leave a gap.
-static void rankOrder(z3::context &ctx, const SlotProgram &sp, const VerifyOptions &options,
-                      PropertyResult &result) {
+static void rankOrder(z3::context &ctx, const SlotProgram &sp,
+                      const VerifyOptions &options, PropertyResult &result) {
   result.method = "Z3: symbolic step, slot and three contributions";
   if (!sp.isReduceThenCopy())
     return notProven(result, "rank order is only checked for programs that "
@@ -801,13 +807,10 @@ static void rankOrder(z3::context &ctx, const SlotProgram &sp, const VerifyOptio
   z3::expr ranks = e.num(sp.ranks);
   for (z3::expr &ci : c) {
     solver.add(e.inDomain(ci));
-    // Tokens of y's part; on the group level tokens are placements.
-    if (!sp.groupLevel)
-      solver.add(z3::udiv(ci, ranks) == z3::udiv(y, ranks));
+    solver.add(z3::udiv(ci, ranks) == z3::udiv(y, ranks)); // y's part
   }
-  auto rankKey = [&](const z3::expr &token) {
-    return sp.groupLevel ? token : z3::urem(token, ranks);
-  };
+  // Rank level only (verifyProgram builds one): a token's rank.
+  auto rankKey = [&](const z3::expr &token) { return z3::urem(token, ranks); };
   solver.add(z3::ult(rankKey(c[0]), rankKey(c[1])) &&
              z3::ult(rankKey(c[1]), rankKey(c[2])));
   z3::expr place[3] = {c[0], c[1], c[2]};
@@ -820,10 +823,9 @@ static void rankOrder(z3::context &ctx, const SlotProgram &sp, const VerifyOptio
     auto inA = [&](int k) { return place[k] == y; };
     auto inB = [&](int k) { return place[k] == src; };
     auto inU = [&](int k) { return inA(k) || inB(k); };
-    z3::expr violation =
-        e.received(step, y) &&
-        ((inA(0) && inB(1) && inA(2)) || (inB(0) && inA(1) && inB(2)) ||
-         (inU(0) && !inU(1) && inU(2)));
+    z3::expr violation = e.received(step, y) && ((inA(0) && inB(1) && inA(2)) ||
+                                                 (inB(0) && inA(1) && inB(2)) ||
+                                                 (inU(0) && !inU(1) && inU(2)));
     badAt.push_back(e.name(solver, "bad", violation));
     bad.push_back(badAt.back());
     for (z3::expr &p : place)
@@ -876,7 +878,8 @@ static void rankOrder(z3::context &ctx, const SlotProgram &sp, const VerifyOptio
   result.counterexample = cex;
 }
 
-void coll::verify::proveOperatorLegality(z3::context &ctx, const SlotProgram &sp,
+void coll::verify::proveOperatorLegality(z3::context &ctx,
+                                         const SlotProgram &sp,
                                          const VerifyOptions &options,
                                          PropertyResult &result) {
   if (!sp.noncommutative) {
@@ -886,5 +889,6 @@ void coll::verify::proveOperatorLegality(z3::context &ctx, const SlotProgram &sp
     rankOrder(ctx, sp, options, result);
   }
   std::string identical = identicalResults(ctx, sp, options);
-  result.note = result.note.empty() ? identical : result.note + "; " + identical;
+  result.note =
+      result.note.empty() ? identical : result.note + "; " + identical;
 }

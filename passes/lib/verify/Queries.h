@@ -9,15 +9,17 @@ namespace coll::verify {
 
 /// Each query fills verdict, method, note and counterexample; the caller
 /// times it and sets the scope.
-void proveMatching(z3::context &ctx, const SlotProgram &sp, const VerifyOptions &options,
-                   PropertyResult &result);
-void proveOwnership(z3::context &ctx, const SlotProgram &sp, const VerifyOptions &options,
-                    PropertyResult &result);
+void proveMatching(z3::context &ctx, const SlotProgram &sp,
+                   const VerifyOptions &options, PropertyResult &result);
+void proveOwnership(z3::context &ctx, const SlotProgram &sp,
+                    const VerifyOptions &options, PropertyResult &result);
 /// May also turn `ownership` into a violation: a contribution that never
 /// arrives because a copy destroyed its last holder is an ownership error.
-void proveCoverage(z3::context &ctx, const SlotProgram &sp, const VerifyOptions &options,
-                   PropertyResult &result, PropertyResult &ownership);
-void proveOperatorLegality(z3::context &ctx, const SlotProgram &sp, const VerifyOptions &options,
+void proveCoverage(z3::context &ctx, const SlotProgram &sp,
+                   const VerifyOptions &options, PropertyResult &result,
+                   PropertyResult &ownership);
+void proveOperatorLegality(z3::context &ctx, const SlotProgram &sp,
+                           const VerifyOptions &options,
                            PropertyResult &result);
 
 /// z3::solver for one query, with the options' timeout.

@@ -26,8 +26,9 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
   sp.group = program.getGroup();
   sp.noncommutative = program.getNoncommutative();
   auto steps = program.getBody().getOps<StepOp>();
-  sp.groupLevel = !perRank && sp.group &&
-                  llvm::all_of(steps, [](StepOp s) { return s.isImplicitMove(); });
+  sp.groupLevel = !perRank && sp.group && llvm::all_of(steps, [](StepOp s) {
+    return s.isImplicitMove();
+  });
   sp.numSlots = sp.groupLevel ? sp.ranks : sp.ranks * sp.parts;
   for (StepOp step : steps) {
     SlotStep s;
@@ -42,8 +43,8 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
       std::vector<Transfer> transfers = transfersOfStep(step);
       for (const Transfer &t : transfers)
         for (auto [sentPart, receivedPart] : llvm::zip(t.sent, t.received))
-          s.moves.push_back({sentPart * sp.ranks + t.src,
-                             receivedPart * sp.ranks + t.dst});
+          s.moves.push_back(
+              {sentPart * sp.ranks + t.src, receivedPart * sp.ranks + t.dst});
       sp.transfers.push_back(std::move(transfers));
     }
     sp.steps.push_back(std::move(s));

@@ -34,8 +34,8 @@ const char *coll::verdictName(Verdict verdict) {
   return "?";
 }
 
-std::vector<PropertyResult>
-coll::verifyProgram(ProgramOp program, const VerifyOptions &options) {
+std::vector<PropertyResult> coll::verifyProgram(ProgramOp program,
+                                                const VerifyOptions &options) {
   using Clock = std::chrono::steady_clock;
   SlotProgram sp = SlotProgram::build(program, /*perRank=*/false);
   z3::context ctx; // one per program: creating a context costs milliseconds
@@ -76,7 +76,8 @@ coll::verifyProgram(ProgramOp program, const VerifyOptions &options) {
     skip(legality, "ownership");
     return results;
   }
-  timed(coverage, [&] { proveCoverage(ctx, sp, options, coverage, ownership); });
+  timed(coverage,
+        [&] { proveCoverage(ctx, sp, options, coverage, ownership); });
   timed(legality, [&] {
     // Rank order is a property of ranks, not placements.
     if (sp.noncommutative && sp.groupLevel) {
@@ -93,7 +94,8 @@ std::string coll::describeCounterexample(const Counterexample &c) {
   if (c.ranks == 0) // a family counterexample: the message names P
     return c.message;
   std::string text = "P = " + std::to_string(c.ranks);
-  text += c.step < 0 ? ", after the last step" : ", step " + std::to_string(c.step);
+  text +=
+      c.step < 0 ? ", after the last step" : ", step " + std::to_string(c.step);
   if (c.rank >= 0)
     text += ", rank " + std::to_string(c.rank);
   if (c.part >= 0)
@@ -118,8 +120,8 @@ mlir::LogicalResult coll::reportProperty(mlir::ModuleOp module,
                               ? r.counterexample->at
                               : program.getOperation();
     mlir::InFlightDiagnostic diag = at->emitError();
-    diag << propertyName(property) << " " << verdictName(r.verdict)
-         << " in '" << program.getSymName() << "': ";
+    diag << propertyName(property) << " " << verdictName(r.verdict) << " in '"
+         << program.getSymName() << "': ";
     if (r.counterexample)
       diag << describeCounterexample(*r.counterexample);
     else
