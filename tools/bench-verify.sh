@@ -28,7 +28,7 @@ run() { # file P flags... -> "wall_s z3_s verdict"
   printf "%.2f s | %s | %s" "$(echo "$end - $start" | bc)" "$z3" "$verdict"
 }
 
-echo "| schedule | P | wall | Z3 per P | verdict | wall, --no-family | Z3 per P | verdict |"
+echo "| schedule | P | wall | of which Z3 | verdict | wall, --no-family | of which Z3 | verdict |"
 echo "|---|---:|---:|---:|---|---:|---:|---|"
 for example in ${EXAMPLES:-ring butterfly}; do
   for P in "${sizes[@]}"; do

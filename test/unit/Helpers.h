@@ -16,16 +16,23 @@
 
 namespace collc_test {
 
+/// Parses `source` as a .coll file holding one collective into `module`.
+inline coll::CollectiveOp parseSpec(mlir::MLIRContext &context,
+                                    mlir::OwningOpRef<mlir::ModuleOp> &module,
+                                    const std::string &source) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, "test.coll"), llvm::SMLoc());
+  module = coll::parseCollFile(sourceMgr, &context);
+  return *module->getOps<coll::CollectiveOp>().begin();
+}
+
 /// Parses `source` as a .coll file holding one collective and expands it for
 /// P ranks into `module`'s body.
 inline coll::ProgramOp expand(mlir::MLIRContext &context,
                               mlir::OwningOpRef<mlir::ModuleOp> &module,
                               const std::string &source, int64_t P) {
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, "test.coll"), llvm::SMLoc());
-  module = coll::parseCollFile(sourceMgr, &context);
-  auto spec = *module->getOps<coll::CollectiveOp>().begin();
+  coll::CollectiveOp spec = parseSpec(context, module, source);
   mlir::OpBuilder builder(spec);
   coll::ProgramOp program = coll::expandCollective(spec, P, builder);
   spec.erase();

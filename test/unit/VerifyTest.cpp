@@ -134,9 +134,19 @@ void checkAgreement(const Verdicts &v) {
   CHECK((same.verdict == Verdict::violated || notReached));
 }
 
-const char *kExamples[][2] = {{"cyclic", "linear"},
-                              {"cyclic", "butterfly(r = 0)"},
-                              {"xor", "butterfly(r = 0)"}};
+/// The three example schedules, as one-collective .coll sources.
+struct Example {
+  const char *group, *schedule;
+  bool onXor() const { return std::string(group) == "xor"; }
+  bool admits(int64_t P) const { return !onXor() || (P & (P - 1)) == 0; }
+  std::string source() const {
+    return spec(group, schedule,
+                onXor() ? "ranks P where P == 2^k;" : "ranks P;");
+  }
+};
+const Example kExamples[] = {{"cyclic", "linear"},
+                             {"cyclic", "butterfly(r = 0)"},
+                             {"xor", "butterfly(r = 0)"}};
 
 } // namespace
 
@@ -144,29 +154,23 @@ TEST_CASE("every example schedule is proven per P, as transfers and as "
           "group moves, and the simulation agrees") {
   mlir::MLIRContext context;
   context.getOrLoadDialect<CollDialect>();
-  for (auto [group, schedule] : kExamples) {
+  for (const Example &example : kExamples) {
     for (int64_t P : {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 23}) {
-      bool isXor = std::string(group) == "xor";
-      if (isXor && (P & (P - 1)))
+      if (!example.admits(P))
         continue;
-      CAPTURE(group);
-      CAPTURE(schedule);
+      CAPTURE(example.group);
+      CAPTURE(example.schedule);
       CAPTURE(P);
-      std::string source =
-          spec(group, schedule, isXor ? "ranks P where P == 2^k;" : "ranks P;");
       mlir::OwningOpRef<mlir::ModuleOp> module;
-      ProgramOp explicitForm = collc_test::expand(context, module, source, P);
+      ProgramOp explicitForm =
+          collc_test::expand(context, module, example.source(), P);
       CHECK_FALSE(Simulation::run(explicitForm).has_value());
       for (const PropertyResult &r : verifyProgram(explicitForm, {}))
         CHECK(r.verdict == Verdict::proven);
 
       mlir::OwningOpRef<mlir::ModuleOp> specModule;
-      llvm::SourceMgr sourceMgr;
-      sourceMgr.AddNewSourceBuffer(
-          llvm::MemoryBuffer::getMemBufferCopy(source, "t.coll"),
-          llvm::SMLoc());
-      specModule = parseCollFile(sourceMgr, &context);
-      CollectiveOp specOp = *specModule->getOps<CollectiveOp>().begin();
+      CollectiveOp specOp =
+          collc_test::parseSpec(context, specModule, example.source());
       mlir::OpBuilder builder(specModule->getBody(),
                               specModule->getBody()->end());
       ProgramOp moves = expandCollective(specOp, P, builder, false);
@@ -175,8 +179,8 @@ TEST_CASE("every example schedule is proven per P, as transfers and as "
         CHECK(r.verdict == Verdict::proven);
       for (Property property : kAllProperties)
         if (familyCovers(specOp, moves, property)) {
-          CHECK(std::string(schedule) ==
-                (property == Property::matching ? schedule : "linear"));
+          CHECK(std::string(example.schedule) ==
+                (property == Property::matching ? example.schedule : "linear"));
         }
     }
   }
@@ -185,18 +189,12 @@ TEST_CASE("every example schedule is proven per P, as transfers and as "
 TEST_CASE("the family proofs hold, and each P in range is their instance") {
   mlir::MLIRContext context;
   context.getOrLoadDialect<CollDialect>();
-  for (auto [group, schedule] : kExamples) {
-    bool isXor = std::string(group) == "xor";
-    std::string source =
-        spec(group, schedule, isXor ? "ranks P where P == 2^k;" : "ranks P;");
-    llvm::SourceMgr sourceMgr;
-    sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(source, "t.coll"), llvm::SMLoc());
-    mlir::OwningOpRef<mlir::ModuleOp> module =
-        parseCollFile(sourceMgr, &context);
-    CollectiveOp specOp = *module->getOps<CollectiveOp>().begin();
+  for (const Example &example : kExamples) {
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    CollectiveOp specOp =
+        collc_test::parseSpec(context, module, example.source());
     std::vector<PropertyResult> family = proveFamily(specOp, 65536, {});
-    bool linear = std::string(schedule) == "linear";
+    bool linear = std::string(example.schedule) == "linear";
     REQUIRE(family.size() == (linear ? 4u : 1u));
     for (const PropertyResult &r : family)
       CHECK(r.verdict == Verdict::proven);
@@ -254,16 +252,13 @@ TEST_CASE("random mutants: Z3 and the simulation agree on every one") {
   };
   int judged = 0, rejected = 0;
   std::map<std::string, int> byProperty;
-  for (auto [group, schedule] : kExamples) {
+  for (const Example &example : kExamples) {
     for (int64_t P : {3, 4, 5, 7, 8}) {
-      bool isXor = std::string(group) == "xor";
-      if (isXor && (P & (P - 1)))
+      if (!example.admits(P))
         continue;
       mlir::OwningOpRef<mlir::ModuleOp> module;
-      PlainProgram base = plainOf(collc_test::expand(
-          context, module,
-          spec(group, schedule, isXor ? "ranks P where P == 2^k;" : "ranks P;"),
-          P));
+      PlainProgram base =
+          plainOf(collc_test::expand(context, module, example.source(), P));
       for (int round = 0; round < 60; ++round) {
         PlainProgram m = base;
         int mutations = 1 + pick(2);
@@ -385,19 +380,16 @@ TEST_CASE("operator legality: Z3 agrees with a replay of the combines") {
   mlir::MLIRContext context;
   context.getOrLoadDialect<CollDialect>();
   int legal = 0, illegal = 0;
-  for (auto [group, schedule] : kExamples)
+  for (const Example &example : kExamples)
     for (int64_t P = 2; P <= 9; ++P) {
-      bool isXor = std::string(group) == "xor";
-      if (isXor && (P & (P - 1)))
+      if (!example.admits(P))
         continue;
-      CAPTURE(group);
-      CAPTURE(schedule);
+      CAPTURE(example.group);
+      CAPTURE(example.schedule);
       CAPTURE(P);
       mlir::OwningOpRef<mlir::ModuleOp> module;
-      PlainProgram p = plainOf(collc_test::expand(
-          context, module,
-          spec(group, schedule, isXor ? "ranks P where P == 2^k;" : "ranks P;"),
-          P));
+      PlainProgram p =
+          plainOf(collc_test::expand(context, module, example.source(), P));
       p.noncommutative = true;
       std::optional<Verdicts> v = judge(context, print(p));
       REQUIRE(v);

@@ -316,20 +316,12 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
     report.family(name, family);
     double seconds = secondsOf(family);
 
-    OpBuilder builder(spec.getContext());
     for (size_t i = 0; i < counts.size(); ++i) {
       int64_t P = counts[i];
       report.showProgress(name, P, i, counts.size());
-      OwningOpRef<ModuleOp> scratch = ModuleOp::create(spec.getLoc());
-      builder.setInsertionPointToEnd(scratch->getBody());
-      ProgramOp program =
-          expandCollective(spec, P, builder, /*withTransfers=*/false);
-      VerifyOptions options = base;
-      for (const PropertyResult &r : family)
-        if (r.verdict == Verdict::proven && P <= kFamilyMaxRanks &&
-            familyCovers(spec, program, r.property))
-          options.alreadyProven.push_back(r.property);
-      std::vector<PropertyResult> results = verifyProgram(program, options);
+      std::vector<PropertyResult> results = verifyRankCount(
+          spec, P,
+          P <= kFamilyMaxRanks ? family : std::vector<PropertyResult>{}, base);
       seconds += secondsOf(results);
       report.instance(name, P, results);
     }

@@ -11,11 +11,11 @@
 // source line and a caret; a failed compile writes no output file.
 //
 //===----------------------------------------------------------------------===//
+#include "VerifyCommand.h"
 #include "coll/Dialect/CollOps.h"
 #include "coll/Frontend/Parser.h"
 #include "coll/Passes/Lowering.h"
 #include "coll/Passes/Verify.h"
-#include "VerifyCommand.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
@@ -61,8 +61,7 @@ FILE is a .coll file or MLIR text.
 )";
 
 struct Options {
-  std::string command, input, output, stage, cppNamespace = "collc",
-                                             collective;
+  std::string command, input, output, stage, cppNamespace = "collc", collective;
   std::optional<int64_t> ranks, count;
   collc::VerifyCommandOptions verify;
 };
@@ -120,7 +119,8 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
       std::optional<int64_t> ms = parsePositive(*v);
       if (!ms || *ms > 3600000)
         return usageError("--timeout-ms needs a positive number of "
-                          "milliseconds, got '" + *v + "'");
+                          "milliseconds, got '" +
+                          *v + "'");
       opts.verify.timeoutMs = static_cast<unsigned>(*ms);
     } else if (std::optional<std::string> v = value("--ranks")) {
       if (opts.command == "verify") {
@@ -131,8 +131,7 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
       }
       opts.ranks = parsePositive(*v);
       if (!opts.ranks)
-        return usageError("--ranks needs a positive integer, got '" + *v +
-                          "'");
+        return usageError("--ranks needs a positive integer, got '" + *v + "'");
     } else if (std::optional<std::string> v = value("--count")) {
       int64_t count;
       if (llvm::StringRef(*v).getAsInteger(10, count) || count < 0)
@@ -144,16 +143,16 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
     } else if (opts.input.empty()) {
       opts.input = arg.str();
     } else {
-      return usageError("more than one input file ('" + opts.input +
-                        "' and '" + arg + "')");
+      return usageError("more than one input file ('" + opts.input + "' and '" +
+                        arg + "')");
     }
   }
   if (opts.input.empty())
     return usageError("no input file");
   if (opts.command == "compile" && opts.output.empty())
     return usageError("compile needs -o OUT.hpp");
-  if (opts.command == "emit" && opts.stage != "spec" &&
-      opts.stage != "steps" && opts.stage != "moves")
+  if (opts.command == "emit" && opts.stage != "spec" && opts.stage != "steps" &&
+      opts.stage != "moves")
     return usageError("emit needs --stage=spec, --stage=steps or "
                       "--stage=moves");
   opts.verify.input = opts.input;
@@ -162,12 +161,11 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
 }
 
 OwningOpRef<ModuleOp> load(llvm::SourceMgr &sourceMgr, MLIRContext &context) {
-  llvm::StringRef name =
-      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier();
+  llvm::StringRef name = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                             ->getBufferIdentifier();
   OwningOpRef<ModuleOp> module =
-      name.ends_with(".mlir")
-          ? parseSourceFile<ModuleOp>(sourceMgr, &context)
-          : parseCollFile(sourceMgr, &context);
+      name.ends_with(".mlir") ? parseSourceFile<ModuleOp>(sourceMgr, &context)
+                              : parseCollFile(sourceMgr, &context);
   if (module && failed(verify(*module)))
     return nullptr;
   return module;
@@ -188,18 +186,8 @@ LogicalResult checkAllRankCounts(CollectiveOp spec) {
   std::vector<PropertyResult> family =
       spec.getNumRanks() ? std::vector<PropertyResult>{}
                          : proveFamily(spec, kMaxSymbolicRanks, base);
-  OpBuilder builder(spec.getContext());
   for (int64_t P : counts) {
-    OwningOpRef<ModuleOp> scratch = ModuleOp::create(spec.getLoc());
-    builder.setInsertionPointToEnd(scratch->getBody());
-    ProgramOp program =
-        expandCollective(spec, P, builder, /*withTransfers=*/false);
-    VerifyOptions options = base;
-    for (const PropertyResult &r : family)
-      if (r.verdict == Verdict::proven &&
-          familyCovers(spec, program, r.property))
-        options.alreadyProven.push_back(r.property);
-    for (const PropertyResult &r : verifyProgram(program, options)) {
+    for (const PropertyResult &r : verifyRankCount(spec, P, family, base)) {
       if (r.verdict == Verdict::proven)
         continue;
       InFlightDiagnostic diag = spec.emitError()

@@ -77,10 +77,7 @@ PropertyResult cyclicMoves(int64_t maxRanks, const VerifyOptions &options) {
   result.method = "Z3 (linear integer arithmetic): symbolic P, move, rank "
                   "and vector index, for every move of the cyclic group";
   z3::context ctx;
-  z3::solver solver(ctx, "QF_LIA");
-  z3::params params(ctx);
-  params.set("timeout", options.timeoutMs);
-  solver.set(params);
+  z3::solver solver = makeSolver(ctx, options, "QF_LIA");
   z3::expr P = ctx.int_const("P"), from = ctx.int_const("from"),
            to = ctx.int_const("to"), v = ctx.int_const("vectors"),
            x = ctx.int_const("x"), y = ctx.int_const("y"),
@@ -119,10 +116,7 @@ PropertyResult xorMoves(int64_t maxRanks, const VerifyOptions &options) {
   unsigned maxBits = llvm::Log2_64(static_cast<uint64_t>(maxRanks));
   for (unsigned n = 1; n <= maxBits && result.verdict == Verdict::proven; ++n) {
     z3::context ctx;
-    z3::solver solver(ctx, "QF_BV");
-    z3::params params(ctx);
-    params.set("timeout", options.timeoutMs);
-    solver.set(params);
+    z3::solver solver = makeSolver(ctx, options, "QF_BV");
     unsigned w = n + 3; // from + vectors and to + vectors never wrap
     auto num = [&](uint64_t v) { return ctx.bv_val(v, w); };
     auto reverse = [&](const z3::expr &k) {
@@ -199,13 +193,6 @@ void addRangeFacts(z3::solver &solver, const Ring &ring, int64_t maxRanks,
 std::vector<PropertyResult> linearSchedule(int64_t maxRanks,
                                            const VerifyOptions &options) {
   std::string scope = "all P in [2, " + std::to_string(maxRanks) + "]";
-  auto solverFor = [&](z3::context &ctx) {
-    z3::solver solver(ctx, "QF_LIA");
-    z3::params params(ctx);
-    params.set("timeout", options.timeoutMs);
-    solver.set(params);
-    return solver;
-  };
   std::vector<PropertyResult> results;
 
   { // Ownership: nothing handed on is sent or combined into.
@@ -214,7 +201,7 @@ std::vector<PropertyResult> linearSchedule(int64_t maxRanks,
                "index of the linear schedule, symbolic P and slot";
     z3::context ctx;
     Ring ring(ctx);
-    z3::solver solver = solverFor(ctx);
+    z3::solver solver = makeSolver(ctx, options, "QF_LIA");
     z3::expr j = ctx.int_const("j"), q = ctx.int_const("q");
     addRangeFacts(solver, ring, maxRanks, j, {q});
     z3::expr zero = ctx.int_val(0), last = ring.P - 1;
@@ -243,7 +230,7 @@ std::vector<PropertyResult> linearSchedule(int64_t maxRanks,
                "contribution";
     z3::context ctx;
     Ring ring(ctx);
-    z3::solver solver = solverFor(ctx);
+    z3::solver solver = makeSolver(ctx, options, "QF_LIA");
     z3::expr j = ctx.int_const("j"), c = ctx.int_const("c"),
              k = ctx.int_const("k");
     addRangeFacts(solver, ring, maxRanks, j, {c, k});

@@ -17,8 +17,9 @@ using namespace coll;
 using namespace coll::verify;
 
 z3::solver coll::verify::makeSolver(z3::context &ctx,
-                                    const VerifyOptions &options) {
-  z3::solver solver(ctx, "QF_BV");
+                                    const VerifyOptions &options,
+                                    const char *logic) {
+  z3::solver solver(ctx, logic);
   z3::params params(ctx);
   params.set("timeout", options.timeoutMs);
   solver.set(params);
@@ -36,6 +37,24 @@ static std::string setText(std::vector<int64_t> values) {
 static void notProven(PropertyResult &result, std::string reason) {
   result.verdict = Verdict::notProven;
   result.note = std::move(reason);
+}
+
+/// Runs a query for a violation. Unsat proves the property and unknown
+/// leaves it not proven: both settle `result`. Sat returns false, and the
+/// solver's model is the counterexample.
+static bool settled(z3::solver &solver, PropertyResult &result) {
+  std::string reason;
+  switch (check(solver, reason)) {
+  case Outcome::unsat:
+    result.verdict = Verdict::proven;
+    return true;
+  case Outcome::unknown:
+    notProven(result, reason);
+    return true;
+  case Outcome::sat:
+    return false;
+  }
+  return true;
 }
 
 static Counterexample makeCounterexample(const SlotProgram &sp, int64_t step,
@@ -260,16 +279,8 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
     return;
   }
   solver.add(z3::mk_or(bad));
-  std::string reason;
-  switch (check(solver, reason)) {
-  case Outcome::unsat:
-    result.verdict = Verdict::proven;
+  if (settled(solver, result))
     return;
-  case Outcome::unknown:
-    return notProven(result, reason);
-  case Outcome::sat:
-    break;
-  }
   z3::model model = solver.get_model();
   int64_t rank = static_cast<int64_t>(model.eval(x, true).get_numeral_uint64());
   size_t s = 0;
@@ -392,16 +403,8 @@ static void matchingOfMoves(z3::context &ctx, const SlotProgram &sp,
   z3::expr twice = x != y && dest(x) == dest(y);
   z3::expr outside = z3::uge(dest(x), g.num(sp.ranks));
   solver.add(self || twice || outside);
-  std::string reason;
-  switch (check(solver, reason)) {
-  case Outcome::unsat:
-    result.verdict = Verdict::proven;
+  if (settled(solver, result))
     return;
-  case Outcome::unknown:
-    return notProven(result, reason);
-  case Outcome::sat:
-    break;
-  }
   z3::model model = solver.get_model();
   auto val = [&](const z3::expr &e) {
     return static_cast<int64_t>(model.eval(e, true).get_numeral_uint64());
@@ -466,16 +469,8 @@ void coll::verify::proveOwnership(z3::context &ctx, const SlotProgram &sp,
     return;
   }
   solver.add(z3::mk_or(bad));
-  std::string reason;
-  switch (check(solver, reason)) {
-  case Outcome::unsat:
-    result.verdict = Verdict::proven;
+  if (settled(solver, result))
     return;
-  case Outcome::unknown:
-    return notProven(result, reason);
-  case Outcome::sat:
-    break;
-  }
   z3::model model = solver.get_model();
   int64_t slot = e.valueOf(model, q);
   size_t s = 0;
@@ -544,16 +539,8 @@ static void coverageReduceThenCopy(z3::context &ctx, const SlotProgram &sp,
   z3::expr needed = e.needs(y, t);
   solver.add((needed && forward != backward) ||
              (!needed && forward == backward));
-  std::string reason;
-  switch (check(solver, reason)) {
-  case Outcome::unsat:
-    result.verdict = Verdict::proven;
+  if (settled(solver, result))
     return;
-  case Outcome::unknown:
-    return notProven(result, reason);
-  case Outcome::sat:
-    break;
-  }
   z3::model model = solver.get_model();
   explainCoverage(sp, e.valueOf(model, y), e.valueOf(model, t), result,
                   ownership);
@@ -686,15 +673,8 @@ static void partIndicesOfMoves(z3::context &ctx, const SlotProgram &sp,
   z3::expr wrong = sentPart != filedAs;
   z3::expr twice = i != j && sentPart == g.inverse(from + j, x);
   solver.add(wrong || twice);
-  std::string reason;
-  switch (check(solver, reason)) {
-  case Outcome::unsat:
+  if (settled(solver, result))
     return;
-  case Outcome::unknown:
-    return notProven(result, reason);
-  case Outcome::sat:
-    break;
-  }
   z3::model model = solver.get_model();
   auto val = [&](const z3::expr &e) {
     return static_cast<int64_t>(model.eval(e, true).get_numeral_uint64());
@@ -837,16 +817,8 @@ static void rankOrder(z3::context &ctx, const SlotProgram &sp,
     return;
   }
   solver.add(z3::mk_or(bad));
-  std::string reason;
-  switch (check(solver, reason)) {
-  case Outcome::unsat:
-    result.verdict = Verdict::proven;
+  if (settled(solver, result))
     return;
-  case Outcome::unknown:
-    return notProven(result, reason);
-  case Outcome::sat:
-    break;
-  }
   z3::model model = solver.get_model();
   size_t s = 0;
   while (s < badAt.size() && !model.eval(badAt[s], true).is_true())

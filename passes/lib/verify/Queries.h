@@ -23,7 +23,8 @@ void proveOperatorLegality(z3::context &ctx, const SlotProgram &sp,
                            PropertyResult &result);
 
 /// z3::solver for one query, with the options' timeout.
-z3::solver makeSolver(z3::context &ctx, const VerifyOptions &options);
+z3::solver makeSolver(z3::context &ctx, const VerifyOptions &options,
+                      const char *logic = "QF_BV");
 
 } // namespace coll::verify
 

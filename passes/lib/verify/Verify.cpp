@@ -1,6 +1,10 @@
 //===- Verify.cpp - the four properties of one step program ---------------===//
 #include "Queries.h"
 
+#include "coll/Passes/Lowering.h"
+
+#include "mlir/IR/Builders.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 #include <chrono>
@@ -128,4 +132,24 @@ mlir::LogicalResult coll::reportProperty(mlir::ModuleOp module,
       diag << r.scope << ": " << r.note;
   }
   return mlir::failure(failed);
+}
+
+std::vector<PropertyResult>
+coll::verifyRankCount(CollectiveOp spec, int64_t P,
+                      const std::vector<PropertyResult> &family,
+                      const VerifyOptions &options) {
+  mlir::OwningOpRef<mlir::ModuleOp> scratch =
+      mlir::ModuleOp::create(spec.getLoc());
+  mlir::OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
+  ProgramOp program =
+      expandCollective(spec, P, builder, /*withTransfers=*/false);
+  VerifyOptions withFamily = options;
+  for (const PropertyResult &r : family)
+    if (r.verdict == Verdict::proven && familyCovers(spec, program, r.property))
+      withFamily.alreadyProven.push_back(r.property);
+  std::vector<PropertyResult> results = verifyProgram(program, withFamily);
+  for (PropertyResult &r : results)
+    if (r.counterexample)
+      r.counterexample->at = nullptr; // the scratch module goes now
+  return results;
 }

@@ -77,6 +77,14 @@ std::vector<PropertyResult> proveFamily(CollectiveOp spec, int64_t maxRanks,
 /// `property`, so that result covers this P too.
 bool familyCovers(CollectiveOp spec, ProgramOp program, Property property);
 
+/// Expands `spec` for P ranks as group moves (in a scratch module) and
+/// proves it, taking as proven what `family` (proveFamily's results)
+/// covers for this P. Counterexamples name no operation (`at` is null).
+std::vector<PropertyResult>
+verifyRankCount(CollectiveOp spec, int64_t P,
+                const std::vector<PropertyResult> &family,
+                const VerifyOptions &options);
+
 /// "P = 4, step 3, rank 1, part 2: <message> (expected ..., found ...)".
 std::string describeCounterexample(const Counterexample &counterexample);
 
