@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 using namespace coll;
 using namespace coll::verify;
@@ -55,6 +56,55 @@ static bool settled(z3::solver &solver, PropertyResult &result) {
     return false;
   }
   return true;
+}
+
+/// Makes a satisfiable query's counterexample canonical, whatever Z3's
+/// internals: each bit-vector in `keys`, in order, is fixed to its smallest
+/// value that keeps the query satisfiable (a binary search by incremental
+/// checks). So the earliest step, then the smallest rank or slot, is shown.
+static void minimize(z3::solver &solver, std::initializer_list<z3::expr> keys) {
+  for (const z3::expr &key : keys) {
+    uint64_t hi = solver.get_model().eval(key, true).get_numeral_uint64();
+    uint64_t lo = 0;
+    unsigned width = key.get_sort().bv_size();
+    while (lo < hi) {
+      uint64_t mid = lo + (hi - lo) / 2;
+      solver.push();
+      solver.add(z3::ule(key, solver.ctx().bv_val(mid, width)));
+      if (solver.check() == z3::sat)
+        hi = solver.get_model().eval(key, true).get_numeral_uint64();
+      else
+        lo = mid + 1;
+      solver.pop();
+    }
+    solver.add(key == solver.ctx().bv_val(lo, width));
+    if (solver.check() != z3::sat) // cannot happen: lo was a model's value
+      return;
+  }
+}
+
+/// The query "some step breaks the property", with each step's breach named
+/// by an indicator constant in `breachAt`. Returns the first breaching step
+/// of Z3's model (then solver.get_model() is the counterexample), or nullopt
+/// when the query settled `result`.
+static std::optional<size_t> firstBreach(z3::solver &solver,
+                                         const std::vector<z3::expr> &breachAt,
+                                         PropertyResult &result) {
+  if (breachAt.empty()) {
+    result.verdict = Verdict::proven;
+    return std::nullopt;
+  }
+  z3::context &ctx = solver.ctx();
+  z3::expr step = ctx.bv_const("breach!step", 32);
+  z3::expr_vector any(ctx);
+  for (size_t s = 0; s < breachAt.size(); ++s)
+    any.push_back(step == ctx.bv_val(static_cast<uint64_t>(s), 32) &&
+                  breachAt[s]);
+  solver.add(z3::mk_or(any));
+  if (settled(solver, result))
+    return std::nullopt;
+  minimize(solver, {step});
+  return solver.get_model().eval(step, true).get_numeral_uint64();
 }
 
 static Counterexample makeCounterexample(const SlotProgram &sp, int64_t step,
@@ -166,7 +216,7 @@ static std::optional<Loss> firstLoss(const SlotProgram &sp) {
           held[src] = false;
         }
     for (auto &[dst, src, old] : replaced)
-      for (int64_t t : old)
+      for (int64_t t : std::set<int64_t>(old.begin(), old.end()))
         if (holders[t] == 0) {
           size_t k = 0;
           while (moves[k].second != dst)
@@ -255,7 +305,6 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
   z3::solver solver = makeSolver(ctx, options);
   z3::expr x = ctx.bv_const("x", w);
   solver.add(z3::ult(x, num(sp.ranks)));
-  z3::expr_vector bad(ctx);
   std::vector<z3::expr> badAt;
   unsigned fresh = 0;
   for (const std::vector<Transfer> &step : sp.transfers) {
@@ -272,20 +321,14 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
     solver.add(indicator == (z3::uge(sends, num(2)) ||
                              z3::uge(receives, num(2)) || z3::mk_or(sizes)));
     badAt.push_back(indicator);
-    bad.push_back(indicator);
   }
-  if (bad.empty()) {
-    result.verdict = Verdict::proven;
+  std::optional<size_t> breach = firstBreach(solver, badAt, result);
+  if (!breach)
     return;
-  }
-  solver.add(z3::mk_or(bad));
-  if (settled(solver, result))
-    return;
+  size_t s = *breach;
+  minimize(solver, {x});
   z3::model model = solver.get_model();
   int64_t rank = static_cast<int64_t>(model.eval(x, true).get_numeral_uint64());
-  size_t s = 0;
-  while (s < badAt.size() && !model.eval(badAt[s], true).is_true())
-    ++s;
   std::vector<int64_t> to, from;
   const Transfer *uneven = nullptr;
   for (const Transfer &t : sp.transfers[s]) {
@@ -405,6 +448,7 @@ static void matchingOfMoves(z3::context &ctx, const SlotProgram &sp,
   solver.add(self || twice || outside);
   if (settled(solver, result))
     return;
+  minimize(solver, {step, x, y});
   z3::model model = solver.get_model();
   auto val = [&](const z3::expr &e) {
     return static_cast<int64_t>(model.eval(e, true).get_numeral_uint64());
@@ -450,7 +494,6 @@ void coll::verify::proveOwnership(z3::context &ctx, const SlotProgram &sp,
   solver.add(e.inDomain(q));
   z3::expr released = ctx.bool_val(false);
   std::vector<z3::expr> releasedBefore;
-  z3::expr_vector bad(ctx);
   std::vector<z3::expr> badAt;
   for (const SlotStep &step : sp.steps) {
     releasedBefore.push_back(released);
@@ -459,23 +502,17 @@ void coll::verify::proveOwnership(z3::context &ctx, const SlotProgram &sp,
         released &&
         (sends || (step.combines() ? receives : ctx.bool_val(false)));
     badAt.push_back(e.name(solver, "bad", violation));
-    bad.push_back(badAt.back());
     z3::expr next = z3::ite(receives, ctx.bool_val(false),
                             step.combines() ? (sends || released) : released);
     released = e.name(solver, "released", next);
   }
-  if (bad.empty()) {
-    result.verdict = Verdict::proven;
+  std::optional<size_t> breach = firstBreach(solver, badAt, result);
+  if (!breach)
     return;
-  }
-  solver.add(z3::mk_or(bad));
-  if (settled(solver, result))
-    return;
+  size_t s = *breach;
+  minimize(solver, {q});
   z3::model model = solver.get_model();
   int64_t slot = e.valueOf(model, q);
-  size_t s = 0;
-  while (s < badAt.size() && !model.eval(badAt[s], true).is_true())
-    ++s;
   // When was it released? The last combine before s that sent it.
   int64_t givenAway = -1;
   for (size_t k = 0; k < s; ++k) {
@@ -541,6 +578,7 @@ static void coverageReduceThenCopy(z3::context &ctx, const SlotProgram &sp,
              (!needed && forward == backward));
   if (settled(solver, result))
     return;
+  minimize(solver, {y, t});
   z3::model model = solver.get_model();
   explainCoverage(sp, e.valueOf(model, y), e.valueOf(model, t), result,
                   ownership);
@@ -596,6 +634,7 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
     case Outcome::unknown:
       return notProven(result, reason);
     case Outcome::sat: {
+      minimize(solver, {y, a});
       z3::model model = solver.get_model();
       duplicateFound = true;
       dupSlot = e.valueOf(model, y);
@@ -675,6 +714,7 @@ static void partIndicesOfMoves(z3::context &ctx, const SlotProgram &sp,
   solver.add(wrong || twice);
   if (settled(solver, result))
     return;
+  minimize(solver, {step, x, i});
   z3::model model = solver.get_model();
   auto val = [&](const z3::expr &e) {
     return static_cast<int64_t>(model.eval(e, true).get_numeral_uint64());
@@ -762,6 +802,7 @@ static std::string identicalResults(z3::context &ctx, const SlotProgram &sp,
   case Outcome::sat:
     break;
   }
+  minimize(solver, {y1, y2});
   z3::model model = solver.get_model();
   return "bitwise-identical results: no (" +
          sp.describeSlot(e.valueOf(model, y1)) + " and " +
@@ -794,7 +835,6 @@ static void rankOrder(z3::context &ctx, const SlotProgram &sp,
   solver.add(z3::ult(rankKey(c[0]), rankKey(c[1])) &&
              z3::ult(rankKey(c[1]), rankKey(c[2])));
   z3::expr place[3] = {c[0], c[1], c[2]};
-  z3::expr_vector bad(ctx);
   std::vector<z3::expr> badAt;
   size_t firstCopy = sp.firstCopyStep();
   for (size_t s = 0; s < firstCopy; ++s) {
@@ -807,22 +847,16 @@ static void rankOrder(z3::context &ctx, const SlotProgram &sp,
                                                  (inB(0) && inA(1) && inB(2)) ||
                                                  (inU(0) && !inU(1) && inU(2)));
     badAt.push_back(e.name(solver, "bad", violation));
-    bad.push_back(badAt.back());
     for (z3::expr &p : place)
       p = e.name(solver, "at",
                  z3::ite(e.sent(step, p), e.destinationOf(step, p), p));
   }
-  if (bad.empty()) {
-    result.verdict = Verdict::proven;
+  std::optional<size_t> breach = firstBreach(solver, badAt, result);
+  if (!breach)
     return;
-  }
-  solver.add(z3::mk_or(bad));
-  if (settled(solver, result))
-    return;
+  size_t s = *breach;
+  minimize(solver, {y, c[0], c[1], c[2]});
   z3::model model = solver.get_model();
-  size_t s = 0;
-  while (s < badAt.size() && !model.eval(badAt[s], true).is_true())
-    ++s;
   int64_t slot = e.valueOf(model, y);
   // The two operands, replayed for the message.
   std::vector<std::vector<int64_t>> tokens = Replay(sp, s).tokens;

@@ -4,10 +4,10 @@
 // RUN: FileCheck %s < %t
 // RUN: not coll-opt %s --coll-verify-ownership 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
-// CHECK: ownership violated: P = 4, step 3, rank 1, part 0: rank 1's part 0 = {0, 1} is overwritten with {2, 3} from rank 0's part 0, destroying the last copy of the rank 1 contribution (expected a block still needed is not overwritten, found the last copy of {0, 1} overwritten)
-// CHECK: coverage violated: P = 4, after the last step, rank 0, part 0: rank 0's part 0 ends without the rank 1 contribution (expected contributions of ranks {0, 1, 2, 3}, each once, found contributions of ranks {2, 3})
+// CHECK: ownership violated: P = 4, step 3, rank 1, part 0: rank 1's part 0 = {0, 1} is overwritten with {2, 3} from rank 0's part 0, destroying the last copy of the rank 0 contribution (expected a block still needed is not overwritten, found the last copy of {0, 1} overwritten)
+// CHECK: coverage violated: P = 4, after the last step, rank 0, part 0: rank 0's part 0 ends without the rank 0 contribution (expected contributions of ranks {0, 1, 2, 3}, each once, found contributions of ranks {2, 3})
 // CHECK: ring: VIOLATED for P in {4} ({{.*}} s)
-// PASS: error: ownership violated in 'ring': P = 4, step 3, rank 1, part 0: rank 1's part 0 = {0, 1} is overwritten with {2, 3} from rank 0's part 0, destroying the last copy of the rank 1 contribution (expected a block still needed is not overwritten, found the last copy of {0, 1} overwritten)
+// PASS: error: ownership violated in 'ring': P = 4, step 3, rank 1, part 0: rank 1's part 0 = {0, 1} is overwritten with {2, 3} from rank 0's part 0, destroying the last copy of the rank 0 contribution (expected a block still needed is not overwritten, found the last copy of {0, 1} overwritten)
 // SIM: error: ownership violated in 'ring' for P = 4: step 3, rank 1 overwrites part 0 = {0, 1} with {2, 3} from rank 0, losing the only copy of the contribution of rank 0
 
 module {

@@ -4,9 +4,9 @@
 // RUN: FileCheck %s < %t
 // RUN: not coll-opt %s --coll-verify-coverage 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
-// CHECK: coverage violated: P = 4, after the last step, rank 1, part 0: rank 1's part 0 ends without the rank 0 contribution (expected contributions of ranks {0, 1, 2, 3}, each once, found contributions of ranks {1, 2, 3})
+// CHECK: coverage violated: P = 4, after the last step, rank 0, part 0: rank 0's part 0 ends without the rank 0 contribution (expected contributions of ranks {0, 1, 2, 3}, each once, found contributions of ranks {1, 2, 3})
 // CHECK: ring: VIOLATED for P in {4} ({{.*}} s)
-// PASS: error: coverage violated in 'ring': P = 4, after the last step, rank 1, part 0: rank 1's part 0 ends without the rank 0 contribution (expected contributions of ranks {0, 1, 2, 3}, each once, found contributions of ranks {1, 2, 3})
+// PASS: error: coverage violated in 'ring': P = 4, after the last step, rank 0, part 0: rank 0's part 0 ends without the rank 0 contribution (expected contributions of ranks {0, 1, 2, 3}, each once, found contributions of ranks {1, 2, 3})
 // SIM: error: coverage violated in 'ring' for P = 4: after the last step, rank 0 ends with part 0 = {1, 2, 3}, missing {0}
 
 module {

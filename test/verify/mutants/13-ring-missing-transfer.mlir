@@ -5,7 +5,7 @@
 // RUN: not coll-opt %s --coll-verify-ownership 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
 // CHECK: ownership violated: P = 4, step 3, rank 3, part 3: rank 3's part 3 = {3} is overwritten with {0, 1, 2} from rank 2's part 3, destroying the last copy of the rank 3 contribution (expected a block still needed is not overwritten, found the last copy of {3} overwritten)
-// CHECK: coverage violated: P = 4, after the last step, rank 1, part 3: rank 1's part 3 ends without the rank 3 contribution (expected contributions of ranks {0, 1, 2, 3}, each once, found contributions of ranks {0, 1, 2})
+// CHECK: coverage violated: P = 4, after the last step, rank 0, part 3: rank 0's part 3 ends without the rank 3 contribution (expected contributions of ranks {0, 1, 2, 3}, each once, found contributions of ranks {0, 1, 2})
 // CHECK: ring: VIOLATED for P in {4} ({{.*}} s)
 // PASS: error: ownership violated in 'ring': P = 4, step 3, rank 3, part 3: rank 3's part 3 = {3} is overwritten with {0, 1, 2} from rank 2's part 3, destroying the last copy of the rank 3 contribution (expected a block still needed is not overwritten, found the last copy of {3} overwritten)
 // SIM: error: ownership violated in 'ring' for P = 4: step 3, rank 3 overwrites part 3 = {3} with {0, 1, 2} from rank 2, losing the only copy of the contribution of rank 3

@@ -4,9 +4,9 @@
 // RUN: FileCheck %s < %t
 // RUN: not coll-opt %s --coll-verify-ownership 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
-// CHECK: ownership violated: P = 4, step 1, rank 3, part 2: rank 3's part 2 is combined into at step 1, but it was handed on at step 0 (expected a block the rank holds, found a block given away at step 0)
+// CHECK: ownership violated: P = 4, step 1, rank 1, part 0: rank 1's part 0 is combined into at step 1, but it was handed on at step 0 (expected a block the rank holds, found a block given away at step 0)
 // CHECK: ring: VIOLATED for P in {4} ({{.*}} s)
-// PASS: error: ownership violated in 'ring': P = 4, step 1, rank 3, part 2: rank 3's part 2 is combined into at step 1, but it was handed on at step 0 (expected a block the rank holds, found a block given away at step 0)
+// PASS: error: ownership violated in 'ring': P = 4, step 1, rank 1, part 0: rank 1's part 0 is combined into at step 1, but it was handed on at step 0 (expected a block the rank holds, found a block given away at step 0)
 // SIM: error: ownership violated in 'ring' for P = 4: step 1, rank 1 combines into part 0, which it gave away at step 0
 
 module {

@@ -5,7 +5,7 @@
 // RUN: not coll-opt %s --coll-verify-ownership 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
 // CHECK: ownership violated: P = 5, step 3, rank 2, part 0: rank 2's part 0 = {2} is overwritten with {0, 1, 3, 4} from rank 0's part 0, destroying the last copy of the rank 2 contribution (expected a block still needed is not overwritten, found the last copy of {2} overwritten)
-// CHECK: coverage violated: P = 5, after the last step, rank 2, part 4: rank 2's part 4 ends without the rank 1 contribution (expected contributions of ranks {0, 1, 2, 3, 4}, each once, found contributions of ranks {0, 2, 3, 4})
+// CHECK: coverage violated: P = 5, after the last step, rank 0, part 0: rank 0's part 0 ends without the rank 2 contribution (expected contributions of ranks {0, 1, 2, 3, 4}, each once, found contributions of ranks {0, 1, 3, 4})
 // CHECK: butterfly: VIOLATED for P in {5} ({{.*}} s)
 // PASS: error: ownership violated in 'butterfly': P = 5, step 3, rank 2, part 0: rank 2's part 0 = {2} is overwritten with {0, 1, 3, 4} from rank 0's part 0, destroying the last copy of the rank 2 contribution (expected a block still needed is not overwritten, found the last copy of {2} overwritten)
 // SIM: error: ownership violated in 'butterfly' for P = 5: step 3, rank 2 overwrites part 0 = {2} with {0, 1, 3, 4} from rank 0, losing the only copy of the contribution of rank 2

@@ -5,7 +5,7 @@
 // RUN: not coll-opt %s --coll-verify-ownership 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
 // CHECK: ownership violated: P = 5, step 5, rank 0, part 1: rank 0's part 1 = {0} is overwritten with {1, 2, 3, 4} from rank 2's part 1, destroying the last copy of the rank 0 contribution (expected a block still needed is not overwritten, found the last copy of {0} overwritten)
-// CHECK: coverage violated: P = 5, after the last step, rank 4, part 1: rank 4's part 1 ends without the rank 0 contribution (expected contributions of ranks {0, 1, 2, 3, 4}, each once, found contributions of ranks {1, 2, 3, 4})
+// CHECK: coverage violated: P = 5, after the last step, rank 0, part 1: rank 0's part 1 ends without the rank 0 contribution (expected contributions of ranks {0, 1, 2, 3, 4}, each once, found contributions of ranks {1, 2, 3, 4})
 // CHECK: butterfly: VIOLATED for P in {5} ({{.*}} s)
 // PASS: error: ownership violated in 'butterfly': P = 5, step 5, rank 0, part 1: rank 0's part 1 = {0} is overwritten with {1, 2, 3, 4} from rank 2's part 1, destroying the last copy of the rank 0 contribution (expected a block still needed is not overwritten, found the last copy of {0} overwritten)
 // SIM: error: ownership violated in 'butterfly' for P = 5: step 5, rank 0 overwrites part 1 = {0} with {1, 2, 3, 4} from rank 2, losing the only copy of the contribution of rank 0

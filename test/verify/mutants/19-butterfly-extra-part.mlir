@@ -4,9 +4,9 @@
 // RUN: FileCheck %s < %t
 // RUN: not coll-opt %s --coll-verify-coverage 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
-// CHECK: coverage violated: P = 5, after the last step, rank 2, part 0: the rank 0 contribution reaches rank 2's part 0 2 times (expected contributions of ranks {0, 1, 2, 3, 4}, each once, found contributions of ranks {0, 0, 1, 2, 3, 4})
+// CHECK: coverage violated: P = 5, after the last step, rank 0, part 0: the rank 0 contribution reaches rank 0's part 0 2 times (expected contributions of ranks {0, 1, 2, 3, 4}, each once, found contributions of ranks {0, 0, 1, 2, 3, 4})
 // CHECK: butterfly: VIOLATED for P in {5} ({{.*}} s)
-// PASS: error: coverage violated in 'butterfly': P = 5, after the last step, rank 2, part 0: the rank 0 contribution reaches rank 2's part 0 2 times (expected contributions of ranks {0, 1, 2, 3, 4}, each once, found contributions of ranks {0, 0, 1, 2, 3, 4})
+// PASS: error: coverage violated in 'butterfly': P = 5, after the last step, rank 0, part 0: the rank 0 contribution reaches rank 0's part 0 2 times (expected contributions of ranks {0, 1, 2, 3, 4}, each once, found contributions of ranks {0, 0, 1, 2, 3, 4})
 // SIM: error: coverage violated in 'butterfly' for P = 5: step 1, the contribution of rank 0 to part 0 reaches rank 0 twice (it holds {0, 3} and receives {0, 2} from rank 2)
 
 module {

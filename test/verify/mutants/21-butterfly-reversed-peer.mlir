@@ -4,9 +4,9 @@
 // RUN: FileCheck %s < %t
 // RUN: not coll-opt %s --coll-verify-matching 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
-// CHECK: matching violated: P = 5, step 3, rank 1: rank 1 sends two messages in one step (to 0 and 2) (expected one message from rank 1, found 2)
+// CHECK: matching violated: P = 5, step 3, rank 0: rank 0 receives two messages in one step (from 1 and 4) (expected one message to rank 0, found 2)
 // CHECK: butterfly: VIOLATED for P in {5} ({{.*}} s)
-// PASS: error: matching violated in 'butterfly': P = 5, step 3, rank 1: rank 1 sends two messages in one step (to 0 and 2) (expected one message from rank 1, found 2)
+// PASS: error: matching violated in 'butterfly': P = 5, step 3, rank 0: rank 0 receives two messages in one step (from 1 and 4) (expected one message to rank 0, found 2)
 // SIM: error: matching violated in 'butterfly' for P = 5: step 3, rank 1 sends two messages in one step (to 0 and 2)
 
 module {

@@ -4,9 +4,9 @@
 // RUN: FileCheck %s < %t
 // RUN: not coll-opt %s --coll-verify-coverage 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
-// CHECK: coverage violated: P = 5, after the last step, rank 3, part 1: rank 3's part 1 is empty after the last step (it was handed on by a combine and never received back) (expected contributions of ranks {0, 1, 2, 3, 4}, each once, found contributions of ranks {})
+// CHECK: coverage violated: P = 5, after the last step, rank 2, part 0: rank 2's part 0 is empty after the last step (it was handed on by a combine and never received back) (expected contributions of ranks {0, 1, 2, 3, 4}, each once, found contributions of ranks {})
 // CHECK: butterfly: VIOLATED for P in {5} ({{.*}} s)
-// PASS: error: coverage violated in 'butterfly': P = 5, after the last step, rank 3, part 1: rank 3's part 1 is empty after the last step (it was handed on by a combine and never received back) (expected contributions of ranks {0, 1, 2, 3, 4}, each once, found contributions of ranks {})
+// PASS: error: coverage violated in 'butterfly': P = 5, after the last step, rank 2, part 0: rank 2's part 0 is empty after the last step (it was handed on by a combine and never received back) (expected contributions of ranks {0, 1, 2, 3, 4}, each once, found contributions of ranks {})
 // SIM: error: coverage violated in 'butterfly' for P = 5: after the last step, rank 0 ends without part 3 (given away at step 1)
 
 module {

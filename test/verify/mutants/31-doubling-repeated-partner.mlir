@@ -4,9 +4,9 @@
 // RUN: FileCheck %s < %t
 // RUN: not coll-opt %s --coll-verify-coverage 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
-// CHECK: coverage violated: P = 4, after the last step, rank 1, part 0: the rank 0 contribution reaches rank 1's part 0 2 times (expected contributions of ranks {0, 1, 2, 3}, each once, found contributions of ranks {0, 0, 1, 1})
+// CHECK: coverage violated: P = 4, after the last step, rank 0, part 0: the rank 0 contribution reaches rank 0's part 0 2 times (expected contributions of ranks {0, 1, 2, 3}, each once, found contributions of ranks {0, 0, 1, 1})
 // CHECK: doubling: VIOLATED for P in {4} ({{.*}} s)
-// PASS: error: coverage violated in 'doubling': P = 4, after the last step, rank 1, part 0: the rank 0 contribution reaches rank 1's part 0 2 times (expected contributions of ranks {0, 1, 2, 3}, each once, found contributions of ranks {0, 0, 1, 1})
+// PASS: error: coverage violated in 'doubling': P = 4, after the last step, rank 0, part 0: the rank 0 contribution reaches rank 0's part 0 2 times (expected contributions of ranks {0, 1, 2, 3}, each once, found contributions of ranks {0, 0, 1, 1})
 // SIM: error: coverage violated in 'doubling' for P = 4: step 1, the contribution of rank 0 to part 0 reaches rank 1 twice (it holds {0, 1} and receives {0, 1} from rank 0)
 
 module {
