@@ -32,6 +32,11 @@ std::string CollectiveOp::describeRanks() {
 }
 
 LogicalResult CollectiveOp::verify() {
+  if (getKind() != CollectiveKind::allreduce)
+    return emitOpError("collectives of kind ")
+           << stringifyCollectiveKind(getKind())
+           << " are not supported at the spec level yet; write their step "
+              "programs (coll.program) instead";
   if (std::optional<uint64_t> fixed = getNumRanks()) {
     if (static_cast<int64_t>(*fixed) < 1)
       return emitOpError("rank count must be at least 1, got ")
@@ -69,11 +74,64 @@ LogicalResult CollectiveOp::verify() {
 // ProgramOp
 //===----------------------------------------------------------------------===//
 
+bool ProgramOp::startsWith(int64_t rank, int64_t part) {
+  switch (getKind()) {
+  case CollectiveKind::allgather:
+    return rank == part;
+  case CollectiveKind::broadcast:
+    return rank == static_cast<int64_t>(*getRoot());
+  default:
+    return true;
+  }
+}
+
+bool ProgramOp::delivers(int64_t rank, int64_t part) {
+  switch (getKind()) {
+  case CollectiveKind::reduce_scatter:
+    return rank == part;
+  case CollectiveKind::reduce:
+    return rank == static_cast<int64_t>(*getRoot());
+  default:
+    return true;
+  }
+}
+
+bool ProgramOp::reduces() {
+  return getKind() != CollectiveKind::allgather &&
+         getKind() != CollectiveKind::broadcast;
+}
+
+int64_t ProgramOp::sourceOf(int64_t part) {
+  return getKind() == CollectiveKind::broadcast
+             ? static_cast<int64_t>(*getRoot())
+             : part;
+}
+
 LogicalResult ProgramOp::verify() {
-  if (static_cast<int64_t>(getNumRanks()) < 1)
+  int64_t ranks = static_cast<int64_t>(getNumRanks());
+  if (ranks < 1)
     return emitOpError("needs at least one rank");
   if (static_cast<int64_t>(getNumParts()) < 1)
     return emitOpError("needs at least one part");
+  CollectiveKind kind = getKind();
+  bool rooted =
+      kind == CollectiveKind::broadcast || kind == CollectiveKind::reduce;
+  if (rooted != getRoot().has_value())
+    return emitOpError(rooted ? "of kind "
+                              : "a root is only for broadcast "
+                                "and reduce, not ")
+           << stringifyCollectiveKind(kind)
+           << (rooted ? " needs a root rank" : "");
+  if (rooted && (static_cast<int64_t>(*getRoot()) < 0 ||
+                 static_cast<int64_t>(*getRoot()) >= ranks))
+    return emitOpError("root ") << static_cast<int64_t>(*getRoot())
+                                << " is not a rank in [0, " << ranks << ")";
+  if ((kind == CollectiveKind::reduce_scatter ||
+       kind == CollectiveKind::allgather) &&
+      static_cast<int64_t>(getNumParts()) != ranks)
+    return emitOpError("of kind ")
+           << stringifyCollectiveKind(kind)
+           << " needs one part per rank (num_parts == num_ranks)";
   if (std::optional<ArrayRef<int64_t>> chunks = getChunkOfPart()) {
     int64_t parts = getNumParts();
     if (static_cast<int64_t>(chunks->size()) != parts)

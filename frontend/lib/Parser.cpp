@@ -161,6 +161,10 @@ LogicalResult Parser::parseCollective() {
   if (!kind)
     return error(tok.loc, "unknown collective kind '" + tok.spelling +
                               "'; expected allreduce");
+  if (*kind != CollectiveKind::allreduce)
+    return error(tok.loc, "collective kind '" + tok.spelling +
+                              "' is not available in .coll files yet; "
+                              "expected allreduce");
   decl.kind = *kind;
   consume();
   if (tok.is(Token::less) && failed(parseKindArguments(decl)))

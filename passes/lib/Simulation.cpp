@@ -10,14 +10,20 @@ using namespace coll;
 Simulation::Simulation(ProgramOp program)
     : program(program), ranks(program.getNumRanks()),
       parts(program.getNumParts()) {
-  // All-reduce: every rank starts with its own contribution to every part.
+  // A rank starts with its own contribution to each part it starts with
+  // (every part for the reductions, its own block for allgather, the
+  // root's data for broadcast); other slots hold nothing yet.
   slots.resize(ranks * parts);
-  holders.assign(ranks * parts, 1);
+  holders.assign(ranks * parts, 0);
   for (int64_t r = 0; r < ranks; ++r)
     for (int64_t b = 0; b < parts; ++b) {
       Slot &s = slot(r, b);
       s.tokens.resize(ranks * parts);
-      s.tokens.set(b * ranks + r);
+      s.held = program.startsWith(r, b);
+      if (s.held) {
+        s.tokens.set(b * ranks + r);
+        holders[b * ranks + r] = 1;
+      }
     }
 }
 
@@ -47,10 +53,16 @@ std::string Simulation::describe(const llvm::BitVector &set,
   return text + "}";
 }
 
+llvm::BitVector Simulation::expected(int64_t part) const {
+  llvm::BitVector want(ranks * parts);
+  for (int64_t c = 0; c < ranks; ++c)
+    if (program.startsWith(c, part))
+      want.set(part * ranks + c);
+  return want;
+}
+
 bool Simulation::complete(const Slot &s, int64_t part) const {
-  return s.held && s.tokens.count() == static_cast<size_t>(ranks) &&
-         s.tokens.find_first() == static_cast<int>(part * ranks) &&
-         s.tokens.find_last() == static_cast<int>(part * ranks + ranks - 1);
+  return s.held && s.tokens == expected(part);
 }
 
 void Simulation::assign(Slot &s, const llvm::BitVector &tokens, bool held) {
@@ -62,6 +74,12 @@ void Simulation::assign(Slot &s, const llvm::BitVector &tokens, bool held) {
   if (held)
     for (unsigned t : s.tokens.set_bits())
       ++holders[t];
+}
+
+std::string Simulation::lostWhen(const Slot &s) {
+  if (s.givenAwayAt < 0)
+    return "does not hold (it never received it)";
+  return "gave away at step " + std::to_string(s.givenAwayAt);
 }
 
 std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
@@ -110,9 +128,7 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
       if (!s.held)
         return violation("ownership", t.src, b,
                          "rank " + std::to_string(t.src) + " sends part " +
-                             std::to_string(b) +
-                             ", which it gave away at step " +
-                             std::to_string(s.givenAwayAt));
+                             std::to_string(b) + ", which it " + lostWhen(s));
       arrivals.push_back({t.src, t.dst, b, into, s.tokens});
     }
   std::vector<bool> receivedNow(ranks * parts, false);
@@ -132,8 +148,7 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
         return violation("ownership", a.dst, a.into,
                          "rank " + std::to_string(a.dst) +
                              " combines into part " + std::to_string(a.into) +
-                             ", which it gave away at step " +
-                             std::to_string(target.givenAwayAt));
+                             ", which it " + lostWhen(target));
       llvm::BitVector twice = target.tokens;
       twice &= a.value;
       if (twice.any()) {
@@ -190,22 +205,23 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
 std::optional<Violation> Simulation::finish(int64_t numSteps) const {
   for (int64_t r = 0; r < ranks; ++r)
     for (int64_t b = 0; b < parts; ++b) {
+      if (!program.delivers(r, b))
+        continue;
       const Slot &s = slot(r, b);
-      if (!s.held)
-        return Violation{"coverage",
-                         numSteps,
-                         r,
-                         b,
+      if (!s.held) {
+        std::string why = s.givenAwayAt < 0
+                              ? " (it never received it)"
+                              : " (given away at step " +
+                                    std::to_string(s.givenAwayAt) + ")";
+        return Violation{"coverage", numSteps, r, b,
                          "rank " + std::to_string(r) + " ends without part " +
-                             std::to_string(b) + " (given away at step " +
-                             std::to_string(s.givenAwayAt) + ")",
+                             std::to_string(b) + why,
                          program};
+      }
       if (complete(s, b))
         continue;
-      llvm::BitVector missing(ranks * parts);
-      for (int64_t c = 0; c < ranks; ++c)
-        if (!s.tokens.test(b * ranks + c))
-          missing.set(b * ranks + c);
+      llvm::BitVector missing = expected(b);
+      missing.reset(s.tokens);
       std::string text = "rank " + std::to_string(r) + " ends with part " +
                          std::to_string(b) + " = " + describe(s.tokens, b);
       if (missing.any())
@@ -218,7 +234,7 @@ std::optional<Violation> Simulation::finish(int64_t numSteps) const {
 }
 
 bool Simulation::holdsResult(int64_t rank, int64_t part) const {
-  return complete(slot(rank, part), part);
+  return program.delivers(rank, part) && complete(slot(rank, part), part);
 }
 
 std::optional<Violation> Simulation::run(ProgramOp program) {

@@ -39,3 +39,32 @@ coll.program @p attributes {kind = #coll.kind<allreduce>, num_parts = 2 : i64, n
 // expected-error @+1 {{'coll.program' op chunk_of_part is not a permutation of [0, 2)}}
 coll.program @p attributes {chunk_of_part = array<i64: 0, 0>, kind = #coll.kind<allreduce>, num_parts = 2 : i64, num_ranks = 2 : i64, op = #coll.op<sum>} {
 }
+
+// -----
+
+// expected-error @+1 {{'coll.program' op of kind broadcast needs a root rank}}
+coll.program @p attributes {kind = #coll.kind<broadcast>, num_parts = 1 : i64, num_ranks = 2 : i64, op = #coll.op<sum>} {
+}
+
+// -----
+
+// expected-error @+1 {{'coll.program' op root 2 is not a rank in [0, 2)}}
+coll.program @p attributes {kind = #coll.kind<reduce>, num_parts = 1 : i64, num_ranks = 2 : i64, op = #coll.op<sum>, root = 2 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{'coll.program' op a root is only for broadcast and reduce, not allreduce}}
+coll.program @p attributes {kind = #coll.kind<allreduce>, num_parts = 1 : i64, num_ranks = 2 : i64, op = #coll.op<sum>, root = 0 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{'coll.program' op of kind allgather needs one part per rank (num_parts == num_ranks)}}
+coll.program @p attributes {kind = #coll.kind<allgather>, num_parts = 1 : i64, num_ranks = 2 : i64, op = #coll.op<sum>} {
+}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op collectives of kind reduce_scatter are not supported at the spec level yet; write their step programs (coll.program) instead}}
+coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<reduce_scatter>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}

@@ -32,13 +32,21 @@ struct PlainProgram {
   int64_t P;
   bool noncommutative = false;
   std::vector<PlainStep> steps;
+  CollectiveKind kind = CollectiveKind::allreduce;
+  std::optional<int64_t> root;
+  int64_t parts = P;
 };
 
 std::string print(const PlainProgram &p) {
   std::ostringstream os;
-  os << "coll.program @p attributes {kind = #coll.kind<allreduce>, "
-     << (p.noncommutative ? "noncommutative, " : "") << "num_parts = " << p.P
-     << " : i64, num_ranks = " << p.P << " : i64, op = #coll.op<sum>} {\n";
+  os << "coll.program @p attributes {kind = #coll.kind<"
+     << stringifyCollectiveKind(p.kind).str() << ">, "
+     << (p.noncommutative ? "noncommutative, " : "")
+     << "num_parts = " << p.parts << " : i64, num_ranks = " << p.P
+     << " : i64, op = #coll.op<sum>";
+  if (p.root)
+    os << ", root = " << *p.root << " : i64";
+  os << "} {\n";
   for (const PlainStep &s : p.steps) {
     os << "  coll.step \"s\" " << stringifyStepKind(s.kind).str() << " {";
     for (size_t t = 0; t < s.transfers.size(); ++t) {
@@ -62,6 +70,10 @@ std::string print(const PlainProgram &p) {
 
 PlainProgram plainOf(ProgramOp program) {
   PlainProgram p{program.getNumRanks()};
+  p.kind = program.getKind();
+  p.parts = program.getNumParts();
+  if (std::optional<uint64_t> root = program.getRoot())
+    p.root = static_cast<int64_t>(*root);
   for (StepOp step : program.getBody().getOps<StepOp>())
     p.steps.push_back({step.getStepKind(), transfersOfStep(step)});
   return p;
@@ -243,6 +255,30 @@ TEST_CASE("an unaligned move on the xor group is right at the group level "
   CHECK(v->simulation->property == "coverage");
 }
 
+/// Hand-written programs of the other kinds (test/verify/proven has them
+/// with explanations).
+const char *kOtherKinds[] = {
+    R"(coll.program @p attributes {group = #coll.group<cyclic>, kind = #coll.kind<reduce_scatter>, num_parts = 5 : i64, num_ranks = 5 : i64, op = #coll.op<sum>} {
+      coll.step "s" combine move [3, 5) -> [0, 2)
+      coll.step "s" combine move [2, 3) -> [0, 1)
+      coll.step "s" combine move [1, 2) -> [0, 1)
+    })",
+    R"(coll.program @p attributes {group = #coll.group<cyclic>, kind = #coll.kind<allgather>, num_parts = 5 : i64, num_ranks = 5 : i64, op = #coll.op<sum>} {
+      coll.step "s" copy move [0, 1) -> [1, 2)
+      coll.step "s" copy move [0, 1) -> [2, 3)
+      coll.step "s" copy move [0, 2) -> [3, 5)
+    })",
+    R"(coll.program @p attributes {kind = #coll.kind<broadcast>, num_parts = 2 : i64, num_ranks = 5 : i64, op = #coll.op<sum>, root = 2 : i64} {
+      coll.step "s" copy {2 -> 0 [0, 1]}
+      coll.step "s" copy {2 -> 3 [0, 1], 0 -> 1 [0, 1]}
+      coll.step "s" copy {3 -> 4 [0, 1]}
+    })",
+    R"(coll.program @p attributes {kind = #coll.kind<reduce>, num_parts = 2 : i64, num_ranks = 5 : i64, op = #coll.op<sum>, root = 0 : i64} {
+      coll.step "s" combine {1 -> 0 [0, 1], 3 -> 2 [0, 1]}
+      coll.step "s" combine {4 -> 2 [0, 1]}
+      coll.step "s" combine {2 -> 0 [0, 1]}
+    })"};
+
 TEST_CASE("random mutants: Z3 and the simulation agree on every one") {
   mlir::MLIRContext context;
   context.getOrLoadDialect<CollDialect>();
@@ -252,83 +288,95 @@ TEST_CASE("random mutants: Z3 and the simulation agree on every one") {
   };
   int judged = 0, rejected = 0;
   std::map<std::string, int> byProperty;
-  for (const Example &example : kExamples) {
+  std::vector<PlainProgram> bases;
+  for (const Example &example : kExamples)
     for (int64_t P : {3, 4, 5, 7, 8}) {
       if (!example.admits(P))
         continue;
       mlir::OwningOpRef<mlir::ModuleOp> module;
-      PlainProgram base =
-          plainOf(collc_test::expand(context, module, example.source(), P));
-      for (int round = 0; round < 60; ++round) {
-        PlainProgram m = base;
-        int mutations = 1 + pick(2);
-        std::string what;
-        for (int k = 0; k < mutations && !m.steps.empty(); ++k) {
-          PlainStep &step = m.steps[pick(m.steps.size())];
-          Transfer *t = step.transfers.empty()
-                            ? nullptr
-                            : &step.transfers[pick(step.transfers.size())];
-          switch (pick(9)) {
-          case 0: // dropped step
-            m.steps.erase(m.steps.begin() + pick(m.steps.size()));
-            what += "drop ";
-            break;
-          case 1: // duplicated step
-            m.steps.insert(m.steps.begin() + pick(m.steps.size()), step);
-            what += "dup ";
-            break;
-          case 2: // swapped steps
-            std::swap(step, m.steps[pick(m.steps.size())]);
-            what += "swap ";
-            break;
-          case 3: // swapped peer
-            if (t)
-              t->dst = pick(P);
-            what += "peer ";
-            break;
-          case 4: // off-by-one part
-            if (t && !t->sent.empty()) {
-              int64_t i = pick(t->sent.size());
-              t->sent[i] = t->received[i] = (t->sent[i] + 1) % P;
-            }
-            what += "part ";
-            break;
-          case 5: // step kind flipped
-            step.kind = step.kind == StepKind::combine ? StepKind::copy
-                                                       : StepKind::combine;
-            what += "kind ";
-            break;
-          case 6: // dropped transfer
-            if (t)
-              step.transfers.erase(step.transfers.begin() +
-                                   (t - step.transfers.data()));
-            what += "drop-transfer ";
-            break;
-          case 7: // received as another part
-            if (t && !t->received.empty())
-              t->received[pick(t->received.size())] = pick(P);
-            what += "into ";
-            break;
-          case 8: // one part fewer received than sent
-            if (t && t->received.size() > 1)
-              t->received.pop_back();
-            what += "size ";
-            break;
+      bases.push_back(
+          plainOf(collc_test::expand(context, module, example.source(), P)));
+    }
+  for (const char *text : kOtherKinds) {
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceString<mlir::ModuleOp>(text, &context);
+    REQUIRE(module);
+    PlainProgram base = plainOf(*module->getOps<ProgramOp>().begin());
+    REQUIRE_FALSE(Simulation::run(*module->getOps<ProgramOp>().begin()));
+    bases.push_back(base);
+    bases.push_back(base); // twice the rounds: fewer steps to mutate
+  }
+  for (const PlainProgram &base : bases) {
+    int64_t P = base.P;
+    for (int round = 0; round < 60; ++round) {
+      PlainProgram m = base;
+      int mutations = 1 + pick(2);
+      std::string what;
+      for (int k = 0; k < mutations && !m.steps.empty(); ++k) {
+        PlainStep &step = m.steps[pick(m.steps.size())];
+        Transfer *t = step.transfers.empty()
+                          ? nullptr
+                          : &step.transfers[pick(step.transfers.size())];
+        switch (pick(9)) {
+        case 0: // dropped step
+          m.steps.erase(m.steps.begin() + pick(m.steps.size()));
+          what += "drop ";
+          break;
+        case 1: // duplicated step
+          m.steps.insert(m.steps.begin() + pick(m.steps.size()), step);
+          what += "dup ";
+          break;
+        case 2: // swapped steps
+          std::swap(step, m.steps[pick(m.steps.size())]);
+          what += "swap ";
+          break;
+        case 3: // swapped peer
+          if (t)
+            t->dst = pick(P);
+          what += "peer ";
+          break;
+        case 4: // off-by-one part
+          if (t && !t->sent.empty()) {
+            int64_t i = pick(t->sent.size());
+            t->sent[i] = t->received[i] = (t->sent[i] + 1) % base.parts;
           }
+          what += "part ";
+          break;
+        case 5: // step kind flipped
+          step.kind = step.kind == StepKind::combine ? StepKind::copy
+                                                     : StepKind::combine;
+          what += "kind ";
+          break;
+        case 6: // dropped transfer
+          if (t)
+            step.transfers.erase(step.transfers.begin() +
+                                 (t - step.transfers.data()));
+          what += "drop-transfer ";
+          break;
+        case 7: // received as another part
+          if (t && !t->received.empty())
+            t->received[pick(t->received.size())] = pick(base.parts);
+          what += "into ";
+          break;
+        case 8: // one part fewer received than sent
+          if (t && t->received.size() > 1)
+            t->received.pop_back();
+          what += "size ";
+          break;
         }
-        std::string text = print(m);
-        CAPTURE(what);
-        CAPTURE(text);
-        std::optional<Verdicts> v = judge(context, text);
-        if (!v) {
-          ++rejected;
-          continue;
-        }
-        ++judged;
-        if (v->simulation)
-          ++byProperty[v->simulation->property];
-        checkAgreement(*v);
       }
+      std::string text = print(m);
+      CAPTURE(what);
+      CAPTURE(text);
+      std::optional<Verdicts> v = judge(context, text);
+      if (!v) {
+        ++rejected;
+        continue;
+      }
+      ++judged;
+      if (v->simulation)
+        ++byProperty[v->simulation->property];
+      checkAgreement(*v);
     }
   }
   MESSAGE("judged " << judged << " mutants (" << rejected

@@ -278,7 +278,8 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
                                               int64_t maxRanks,
                                               const VerifyOptions &options) {
   std::vector<PropertyResult> results;
-  if (maxRanks < 2 || spec.getNumRanks())
+  if (maxRanks < 2 || spec.getNumRanks() ||
+      spec.getKind() != CollectiveKind::allreduce)
     return results;
   results.push_back(spec.getGroup() == GroupKind::cyclic
                         ? cyclicMoves(maxRanks, options)
@@ -291,7 +292,8 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
 
 bool coll::familyCovers(CollectiveOp spec, ProgramOp program,
                         Property property) {
-  if (spec.getNumRanks() || program.getGroup() != spec.getGroup())
+  if (spec.getNumRanks() || program.getGroup() != spec.getGroup() ||
+      program.getKind() != CollectiveKind::allreduce)
     return false;
   int64_t P = program.getNumRanks();
   auto steps = llvm::to_vector(program.getBody().getOps<StepOp>());

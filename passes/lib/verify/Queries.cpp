@@ -136,9 +136,10 @@ struct Replay {
 
   explicit Replay(const SlotProgram &sp, size_t steps = SIZE_MAX) {
     tokens.resize(sp.numSlots);
-    held.assign(sp.numSlots, true);
+    held.assign(sp.initial.begin(), sp.initial.end());
     for (int64_t s = 0; s < sp.numSlots; ++s)
-      tokens[s] = {s};
+      if (sp.initial[s])
+        tokens[s] = {s};
     for (size_t i = 0; i < std::min(steps, sp.steps.size()); ++i) {
       const SlotStep &step = sp.steps[i];
       std::vector<std::pair<int64_t, std::vector<int64_t>>> arriving;
@@ -177,10 +178,11 @@ struct Loss {
 };
 static std::optional<Loss> firstLoss(const SlotProgram &sp) {
   std::vector<std::vector<int64_t>> tokens(sp.numSlots);
-  std::vector<int64_t> holders(sp.numSlots, 1);
-  std::vector<bool> held(sp.numSlots, true);
+  std::vector<int64_t> holders(sp.initial.begin(), sp.initial.end());
+  std::vector<bool> held(sp.initial.begin(), sp.initial.end());
   for (int64_t s = 0; s < sp.numSlots; ++s)
-    tokens[s] = {s};
+    if (sp.initial[s])
+      tokens[s] = {s};
   for (size_t i = 0; i < sp.steps.size(); ++i) {
     const SlotStep &step = sp.steps[i];
     std::vector<std::pair<int64_t, int64_t>> moves;
@@ -239,16 +241,17 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
     found.push_back(sp.groupLevel ? t : sp.rankOf(t));
   std::vector<int64_t> expected;
   for (int64_t t = 0; t < sp.numSlots; ++t)
-    if (sp.groupLevel || sp.partOf(t) == part)
+    if (sp.needsToken(slot, t))
       expected.push_back(sp.groupLevel ? t : sp.rankOf(t));
   std::string what = sp.groupLevel ? "vectors " : "contributions of ranks ";
   coverage.verdict = Verdict::violated;
   int64_t count = llvm::count(replay.tokens[slot], token);
   std::string message;
   if (!replay.held[slot]) {
-    message = sp.describeSlot(slot) +
-              " is empty after the last step (it "
-              "was handed on by a combine and never received back)";
+    message = sp.describeSlot(slot) + " is empty after the last step" +
+              (sp.initial[slot] ? " (it was handed on by a combine and never "
+                                  "received back)"
+                                : " (it never receives a value)");
   } else if (!sp.groupLevel && sp.partOf(token) != part && count > 0) {
     message = sp.describeSlot(slot) + " ends with data of part " +
               std::to_string(sp.partOf(token)) + " (from rank " +
@@ -492,7 +495,7 @@ void coll::verify::proveOwnership(z3::context &ctx, const SlotProgram &sp,
   z3::solver solver = makeSolver(ctx, options);
   z3::expr q = e.slotVar("q");
   solver.add(e.inDomain(q));
-  z3::expr released = ctx.bool_val(false);
+  z3::expr released = !e.initiallyHeld(q);
   std::vector<z3::expr> releasedBefore;
   std::vector<z3::expr> badAt;
   for (const SlotStep &step : sp.steps) {
@@ -528,14 +531,18 @@ void coll::verify::proveOwnership(z3::context &ctx, const SlotProgram &sp,
   }
   bool sends = model.eval(e.sent(sp.steps[s], q), true).is_true();
   result.verdict = Verdict::violated;
-  std::string message =
-      sp.describeSlot(slot) + (sends ? " is sent" : " is combined into") +
-      " at step " + std::to_string(s) + ", but it was handed on at step " +
-      std::to_string(givenAway);
+  std::string when =
+      givenAway >= 0 ? "it was handed on at step " + std::to_string(givenAway)
+                     : std::string("the rank never received it");
+  std::string message = sp.describeSlot(slot) +
+                        (sends ? " is sent" : " is combined into") +
+                        " at step " + std::to_string(s) + ", but " + when;
   Counterexample c =
       makeCounterexample(sp, s, sp.rankOf(slot), sp.partOf(slot), message);
   c.expected = "a block the rank holds";
-  c.found = "a block given away at step " + std::to_string(givenAway);
+  c.found = givenAway >= 0
+                ? "a block given away at step " + std::to_string(givenAway)
+                : "a block the rank never received";
   result.counterexample = c;
 }
 
@@ -558,6 +565,7 @@ static void coverageReduceThenCopy(z3::context &ctx, const SlotProgram &sp,
   z3::solver solver = makeSolver(ctx, options);
   z3::expr y = e.slotVar("y"), t = e.slotVar("t");
   solver.add(e.inDomain(y) && e.inDomain(t));
+  solver.add(e.isDelivered(y) && e.initiallyHeld(t)); // t exists
   size_t firstCopy = sp.firstCopyStep();
   z3::expr forward = t;
   for (size_t s = 0; s < firstCopy; ++s) {
@@ -627,6 +635,7 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
   int64_t dupSlot = -1, dupToken = -1;
   if (!differ.empty()) {
     solver.add(z3::mk_or(differ) && a == b);
+    solver.add(e.isDelivered(y) && e.initiallyHeld(a)); // a real token
     std::string reason;
     switch (check(solver, reason)) {
     case Outcome::unsat:
@@ -647,8 +656,8 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
     return explainCoverage(sp, dupSlot, dupToken, result, ownership);
 
   // No token twice: count paths into each final slot.
-  std::vector<int64_t> count(sp.numSlots, 1);
-  std::vector<bool> held(sp.numSlots, true);
+  std::vector<int64_t> count(sp.initial.begin(), sp.initial.end());
+  std::vector<bool> held(sp.initial.begin(), sp.initial.end());
   for (const SlotStep &step : sp.steps) {
     std::vector<int64_t> before = count;
     std::vector<bool> receivedNow(sp.numSlots, false);
@@ -665,19 +674,21 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
         }
       });
   }
-  int64_t perSlot = sp.groupLevel ? sp.numSlots : sp.ranks;
   for (int64_t slot = 0; slot < sp.numSlots; ++slot) {
-    if (count[slot] == perSlot && held[slot])
+    if (!sp.delivered[slot])
+      continue;
+    int64_t needed = 0;
+    for (int64_t t = 0; t < sp.numSlots; ++t)
+      needed += sp.needsToken(slot, t);
+    if (count[slot] == needed && held[slot])
       continue;
     // Some needed token is missing or a foreign one is there: find which.
     Replay replay(sp);
     std::vector<int64_t> &have = replay.tokens[slot];
     int64_t culprit = -1;
-    for (int64_t t = 0; t < sp.numSlots && culprit < 0; ++t) {
-      bool needed = sp.groupLevel || sp.partOf(t) == sp.partOf(slot);
-      if (needed != llvm::is_contained(have, t))
+    for (int64_t t = 0; t < sp.numSlots && culprit < 0; ++t)
+      if (sp.needsToken(slot, t) != llvm::is_contained(have, t))
         culprit = t;
-    }
     return explainCoverage(sp, slot, culprit < 0 ? 0 : culprit, result,
                            ownership);
   }
@@ -780,6 +791,7 @@ static std::string identicalResults(z3::context &ctx, const SlotProgram &sp,
   z3::solver solver = makeSolver(ctx, options);
   z3::expr y1 = e.slotVar("y1"), y2 = e.slotVar("y2");
   solver.add(e.inDomain(y1) && e.inDomain(y2));
+  solver.add(e.isDelivered(y1) && e.isDelivered(y2));
   if (!sp.groupLevel)
     solver.add(z3::udiv(y1, e.num(sp.ranks)) == z3::udiv(y2, e.num(sp.ranks)));
   size_t firstCopy = sp.firstCopyStep();
@@ -829,6 +841,7 @@ static void rankOrder(z3::context &ctx, const SlotProgram &sp,
   for (z3::expr &ci : c) {
     solver.add(e.inDomain(ci));
     solver.add(z3::udiv(ci, ranks) == z3::udiv(y, ranks)); // y's part
+    solver.add(e.initiallyHeld(ci));
   }
   // Rank level only (verifyProgram builds one): a token's rank.
   auto rankKey = [&](const z3::expr &token) { return z3::urem(token, ranks); };

@@ -25,11 +25,30 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
   sp.parts = program.getNumParts();
   sp.group = program.getGroup();
   sp.noncommutative = program.getNoncommutative();
+  sp.kind = program.getKind();
+  if (std::optional<uint64_t> root = program.getRoot())
+    sp.root = static_cast<int64_t>(*root);
   auto steps = program.getBody().getOps<StepOp>();
-  sp.groupLevel = !perRank && sp.group && llvm::all_of(steps, [](StepOp s) {
-    return s.isImplicitMove();
-  });
+  // Rooted kinds are not regular under a group: rank level only.
+  sp.groupLevel =
+      !perRank && sp.group && !sp.root &&
+      llvm::all_of(steps, [](StepOp s) { return s.isImplicitMove(); });
   sp.numSlots = sp.groupLevel ? sp.ranks : sp.ranks * sp.parts;
+  sp.initial.assign(sp.numSlots, 1);
+  sp.delivered.assign(sp.numSlots, 1);
+  if (sp.groupLevel) {
+    // Placement 0 is the identity: part b on rank b, i.e. each rank's own
+    // block (allgather's input, reduce_scatter's output).
+    for (int64_t k = 1; k < sp.numSlots; ++k) {
+      sp.initial[k] = sp.kind != CollectiveKind::allgather;
+      sp.delivered[k] = sp.kind != CollectiveKind::reduce_scatter;
+    }
+  } else {
+    for (int64_t slot = 0; slot < sp.numSlots; ++slot) {
+      sp.initial[slot] = program.startsWith(slot % sp.ranks, slot / sp.ranks);
+      sp.delivered[slot] = program.delivers(slot % sp.ranks, slot / sp.ranks);
+    }
+  }
   for (StepOp step : steps) {
     SlotStep s;
     s.kind = step.getStepKind();
@@ -172,11 +191,37 @@ z3::expr Encoder::destinationOf(const SlotStep &step,
   return result;
 }
 
+z3::expr Encoder::initiallyHeld(const z3::expr &slot) const {
+  z3::expr ranks = num(program.ranks);
+  switch (program.kind) {
+  case CollectiveKind::allgather: // its own block: placement 0, rank == part
+    return program.groupLevel ? slot == num(0)
+                              : z3::urem(slot, ranks) == z3::udiv(slot, ranks);
+  case CollectiveKind::broadcast:
+    return z3::urem(slot, ranks) == num(*program.root);
+  default:
+    return ctx.bool_val(true);
+  }
+}
+
+z3::expr Encoder::isDelivered(const z3::expr &slot) const {
+  z3::expr ranks = num(program.ranks);
+  switch (program.kind) {
+  case CollectiveKind::reduce_scatter: // its own block
+    return program.groupLevel ? slot == num(0)
+                              : z3::urem(slot, ranks) == z3::udiv(slot, ranks);
+  case CollectiveKind::reduce:
+    return z3::urem(slot, ranks) == num(*program.root);
+  default:
+    return ctx.bool_val(true);
+  }
+}
+
 z3::expr Encoder::needs(const z3::expr &slot, const z3::expr &token) const {
   if (program.groupLevel)
-    return ctx.bool_val(true);
-  return z3::udiv(slot, num(program.ranks)) ==
-         z3::udiv(token, num(program.ranks));
+    return initiallyHeld(token);
+  return initiallyHeld(token) && z3::udiv(slot, num(program.ranks)) ==
+                                     z3::udiv(token, num(program.ranks));
 }
 
 z3::expr Encoder::name(z3::solver &solver, const std::string &prefix,

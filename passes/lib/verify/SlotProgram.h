@@ -47,6 +47,11 @@ struct SlotProgram {
   std::optional<GroupKind> group;
   bool noncommutative = false;
   std::vector<SlotStep> steps;
+  CollectiveKind kind = CollectiveKind::allreduce;
+  std::optional<int64_t> root;
+  /// Per slot: whether it starts with a value (its token), and whether its
+  /// final value is a result the collective delivers.
+  std::vector<char> initial, delivered;
   /// Per step, the transfers (rank level only; for matching).
   std::vector<std::vector<Transfer>> transfers;
   ProgramOp program;
@@ -66,6 +71,11 @@ struct SlotProgram {
   /// while it is reduced and values are only copied afterwards, which is
   /// what the fast encodings rely on.
   bool isReduceThenCopy() const;
+  /// Whether delivered `slot` must end up holding `token`: every token that
+  /// exists, of the same part on the rank level.
+  bool needsToken(int64_t slot, int64_t token) const {
+    return initial[token] && (groupLevel || partOf(token) == partOf(slot));
+  }
   /// Index of the first copy step (steps.size() if none).
   size_t firstCopyStep() const;
 };
@@ -91,7 +101,12 @@ public:
   z3::expr sent(const SlotStep &step, const z3::expr &slot) const;
   /// Where `slot`'s value goes (meaningful when sent).
   z3::expr destinationOf(const SlotStep &step, const z3::expr &slot) const;
-  /// Whether a final slot needs a token (same part on the rank level).
+  /// Whether `slot` starts with a value: SlotProgram::initial as a term.
+  z3::expr initiallyHeld(const z3::expr &slot) const;
+  /// Whether `slot`'s final value is delivered: SlotProgram::delivered.
+  z3::expr isDelivered(const z3::expr &slot) const;
+  /// Whether a delivered slot needs a token: every token that exists, of
+  /// the same part on the rank level.
   z3::expr needs(const z3::expr &slot, const z3::expr &token) const;
   /// A fresh constant equal to `value`: keeps long chains flat.
   z3::expr name(z3::solver &solver, const std::string &prefix,

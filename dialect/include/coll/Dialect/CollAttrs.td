@@ -6,7 +6,9 @@ include "coll/Dialect/CollDialect.td"
 include "mlir/IR/EnumAttr.td"
 
 def Coll_CollectiveKind : I32EnumAttr<"CollectiveKind", "collective kind", [
-    I32EnumAttrCase<"allreduce", 0>
+    I32EnumAttrCase<"allreduce", 0>, I32EnumAttrCase<"reduce_scatter", 1>,
+    I32EnumAttrCase<"allgather", 2>, I32EnumAttrCase<"broadcast", 3>,
+    I32EnumAttrCase<"reduce", 4>
   ]> {
   let cppNamespace = "::coll";
   let genSpecializedAttr = 0;

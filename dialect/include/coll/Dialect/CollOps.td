@@ -75,11 +75,23 @@ def Coll_ProgramOp : Coll_Op<"program", [Symbol, NoTerminator, SingleBlock,
     I64Attr:$num_parts,
     OptionalAttr<DenseI64ArrayAttr>:$chunk_of_part,
     OptionalAttr<Coll_GroupKindAttr>:$group,
-    UnitAttr:$noncommutative
+    UnitAttr:$noncommutative,
+    OptionalAttr<I64Attr>:$root
   );
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether `rank` starts with a defined value of `part`.
+    bool startsWith(int64_t rank, int64_t part);
+    /// Whether `rank`'s `part` is a result the collective must deliver.
+    bool delivers(int64_t rank, int64_t part);
+    /// Whether that result is a reduction over every rank's contribution
+    /// (else it is one rank's block: see sourceOf).
+    bool reduces();
+    /// For a movement kind, the rank whose `part` a delivered slot receives.
+    int64_t sourceOf(int64_t part);
+  }];
 }
 
 def Coll_StepOp : Coll_Op<"step", [HasParent<"ProgramOp">]> {

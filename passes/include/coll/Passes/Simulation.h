@@ -44,7 +44,7 @@ public:
   /// Runs the whole program and returns the first violation.
   static std::optional<Violation> run(ProgramOp program);
 
-  /// Whether `rank` holds `part` with every rank's contribution.
+  /// Whether `rank` holds `part` as the collective must deliver it.
   bool holdsResult(int64_t rank, int64_t part) const;
 
 private:
@@ -55,8 +55,13 @@ private:
     bool held = true;
     int64_t givenAwayAt = -1;
   };
-  /// Whether `s` holds exactly one contribution of every rank to `part`.
+  /// The contributions a delivered `part` must hold: every rank's for the
+  /// reductions, the one source rank's for allgather and broadcast.
+  llvm::BitVector expected(int64_t part) const;
+  /// Whether `s` holds exactly the contributions `part` must hold.
   bool complete(const Slot &s, int64_t part) const;
+  /// "gave away at step 3", or "does not hold (it never received it)".
+  static std::string lostWhen(const Slot &s);
   /// Replaces a slot's value, keeping the holder counts in step.
   void assign(Slot &s, const llvm::BitVector &tokens, bool held);
   Slot &slot(int64_t rank, int64_t part) { return slots[rank * parts + part]; }
@@ -66,7 +71,7 @@ private:
   /// "{0, 2}" for contributions to `part`; others as "rank 1's part 3".
   std::string describe(const llvm::BitVector &set, int64_t part) const;
 
-  ProgramOp program;
+  mutable ProgramOp program; // op accessors are not const
   int64_t ranks, parts;
   std::vector<Slot> slots;
   /// How many held slots hold each token.
