@@ -1,6 +1,7 @@
 //===- Trace.cpp - per-step values of a step program ----------------------===//
 //
-// `collc trace` output: rank r starts with `count` copies of r+1, and the
+// `collc trace` output: rank r starts with `count` copies of r+1 (in the
+// parts its collective starts it with; "_" elsewhere), and the
 // values of every rank are printed after every step, as in the 4-rank
 // traces of seeds/000 ("r0 [1 1 1 5]   r1 [3 2 2 2] ...").
 //
@@ -12,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace mlir;
 using namespace coll;
@@ -44,14 +46,23 @@ int64_t combineValues(ReduceOp op, int64_t a, int64_t b) {
 }
 } // namespace
 
+/// An element no rank has a value for yet (allgather's and broadcast's
+/// other slots): printed as "_".
+constexpr int64_t kNoValue = std::numeric_limits<int64_t>::min();
+
 static void printValues(const std::vector<std::vector<int64_t>> &values,
                         llvm::raw_ostream &os) {
   for (size_t r = 0; r < values.size(); ++r) {
     if (r)
       os << "   ";
     os << "r" << r << " [";
-    for (size_t i = 0; i < values[r].size(); ++i)
-      os << (i ? " " : "") << values[r][i];
+    for (size_t i = 0; i < values[r].size(); ++i) {
+      os << (i ? " " : "");
+      if (values[r][i] == kNoValue)
+        os << "_";
+      else
+        os << values[r][i];
+    }
     os << "]";
   }
   os << "\n";
@@ -68,8 +79,15 @@ LogicalResult coll::printTrace(ProgramOp program, int64_t count,
   };
 
   std::vector<std::vector<int64_t>> values(ranks);
-  for (int64_t r = 0; r < ranks; ++r)
+  for (int64_t r = 0; r < ranks; ++r) {
     values[r].assign(count, r + 1);
+    for (int64_t b = 0; b < parts; ++b)
+      if (!program.startsWith(r, b))
+        for (int64_t e = layout.offset(chunkOf(b)),
+                     end = e + layout.size(chunkOf(b));
+             e < end; ++e)
+          values[r][e] = kNoValue;
+  }
   os << "initial\n";
   printValues(values, os);
 
