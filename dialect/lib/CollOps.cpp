@@ -126,6 +126,10 @@ LogicalResult ProgramOp::verify() {
                  static_cast<int64_t>(*getRoot()) >= ranks))
     return emitOpError("root ") << static_cast<int64_t>(*getRoot())
                                 << " is not a rank in [0, " << ranks << ")";
+  if (getGroup() == GroupKind::xor_ &&
+      !llvm::isPowerOf2_64(static_cast<uint64_t>(ranks)))
+    return emitOpError("group xor needs a power-of-two rank count, got ")
+           << ranks;
   if ((kind == CollectiveKind::reduce_scatter ||
        kind == CollectiveKind::allgather) &&
       static_cast<int64_t>(getNumParts()) != ranks)

@@ -68,3 +68,9 @@ coll.program @p attributes {kind = #coll.kind<allgather>, num_parts = 1 : i64, n
 
 // expected-error @+1 {{'coll.collective' op collectives of kind reduce_scatter are not supported at the spec level yet; write their step programs (coll.program) instead}}
 coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<reduce_scatter>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
+
+// -----
+
+// expected-error @+1 {{'coll.program' op group xor needs a power-of-two rank count, got 6}}
+coll.program @p attributes {group = #coll.group<xor>, kind = #coll.kind<allreduce>, num_parts = 6 : i64, num_ranks = 6 : i64, op = #coll.op<sum>} {
+}

@@ -236,9 +236,16 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
                             PropertyResult &ownership) {
   Replay replay(sp);
   int64_t rank = sp.rankOf(slot), part = sp.partOf(slot);
+  // Contributions of the slot's own part by rank; others spelled out.
   std::vector<int64_t> found;
-  for (int64_t t : replay.tokens[slot])
-    found.push_back(sp.groupLevel ? t : sp.rankOf(t));
+  std::vector<std::string> foreign;
+  for (int64_t t : replay.tokens[slot]) {
+    if (sp.groupLevel || sp.partOf(t) == part)
+      found.push_back(sp.groupLevel ? t : sp.rankOf(t));
+    else
+      foreign.push_back("rank " + std::to_string(sp.rankOf(t)) + "'s part " +
+                        std::to_string(sp.partOf(t)));
+  }
   std::vector<int64_t> expected;
   for (int64_t t = 0; t < sp.numSlots; ++t)
     if (sp.needsToken(slot, t))
@@ -267,6 +274,8 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
   Counterexample c = makeCounterexample(sp, -1, rank, part, message);
   c.expected = what + setText(expected) + ", each once";
   c.found = what + setText(found);
+  for (const std::string &f : foreign)
+    c.found += " and " + f;
   coverage.counterexample = c;
 
   std::optional<Loss> loss = firstLoss(sp);
@@ -295,6 +304,16 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
 // Matching
 //===----------------------------------------------------------------------===//
 
+/// A value that occurs twice in `list`.
+static std::optional<int64_t> repeated(const std::vector<int64_t> &list) {
+  std::vector<int64_t> sorted = list;
+  std::sort(sorted.begin(), sorted.end());
+  auto it = std::adjacent_find(sorted.begin(), sorted.end());
+  if (it == sorted.end())
+    return std::nullopt;
+  return *it;
+}
+
 /// Rank level: for a symbolic rank x and each step, Z3 counts the
 /// transfers x sends and receives; a violation is a step where x sends or
 /// receives two messages, or receives a different number of parts than its
@@ -303,7 +322,11 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
                                 const VerifyOptions &options,
                                 PropertyResult &result) {
   result.method = "Z3: symbolic rank, messages counted per step";
-  unsigned w = llvm::Log2_64_Ceil(static_cast<uint64_t>(sp.ranks) + 1) + 2;
+  // Wide enough that no count of a step's transfers wraps.
+  size_t most = static_cast<size_t>(sp.ranks);
+  for (const std::vector<Transfer> &step : sp.transfers)
+    most = std::max(most, step.size());
+  unsigned w = llvm::Log2_64_Ceil(static_cast<uint64_t>(most) + 1) + 2;
   auto num = [&](int64_t v) { return ctx.bv_val(static_cast<uint64_t>(v), w); };
   z3::solver solver = makeSolver(ctx, options);
   z3::expr x = ctx.bv_const("x", w);
@@ -312,17 +335,21 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
   unsigned fresh = 0;
   for (const std::vector<Transfer> &step : sp.transfers) {
     z3::expr sends = num(0), receives = num(0);
-    z3::expr_vector sizes(ctx);
+    // A malformed message: sizes differ, or one names a part twice.
+    z3::expr_vector malformed(ctx);
     for (const Transfer &t : step) {
       sends = sends + z3::ite(x == num(t.src), num(1), num(0));
       receives = receives + z3::ite(x == num(t.dst), num(1), num(0));
-      if (t.sent.size() != t.received.size())
-        sizes.push_back(x == num(t.dst));
+      if (t.sent.size() != t.received.size() || repeated(t.received))
+        malformed.push_back(x == num(t.dst));
+      if (repeated(t.sent))
+        malformed.push_back(x == num(t.src));
     }
     z3::expr indicator =
         ctx.bool_const(("bad!" + std::to_string(fresh++)).c_str());
-    solver.add(indicator == (z3::uge(sends, num(2)) ||
-                             z3::uge(receives, num(2)) || z3::mk_or(sizes)));
+    solver.add(indicator ==
+               (z3::uge(sends, num(2)) || z3::uge(receives, num(2)) ||
+                z3::mk_or(malformed)));
     badAt.push_back(indicator);
   }
   std::optional<size_t> breach = firstBreach(solver, badAt, result);
@@ -333,14 +360,19 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
   z3::model model = solver.get_model();
   int64_t rank = static_cast<int64_t>(model.eval(x, true).get_numeral_uint64());
   std::vector<int64_t> to, from;
-  const Transfer *uneven = nullptr;
+  const Transfer *uneven = nullptr, *sentTwice = nullptr, *filedTwice = nullptr;
   for (const Transfer &t : sp.transfers[s]) {
-    if (t.src == rank)
+    if (t.src == rank) {
       to.push_back(t.dst);
+      if (repeated(t.sent))
+        sentTwice = &t;
+    }
     if (t.dst == rank) {
       from.push_back(t.src);
       if (t.sent.size() != t.received.size())
         uneven = &t;
+      else if (repeated(t.received))
+        filedTwice = &t;
     }
   }
   result.verdict = Verdict::violated;
@@ -363,6 +395,23 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
                                two(from) + ")");
     c.expected = "one message to rank " + std::to_string(rank);
     c.found = std::to_string(from.size());
+  } else if (sentTwice) {
+    int64_t part = *repeated(sentTwice->sent);
+    c = makeCounterexample(
+        sp, s, rank, part,
+        "rank " + std::to_string(rank) + " sends part " + std::to_string(part) +
+            " twice in one message to rank " + std::to_string(sentTwice->dst));
+    c.expected = "every part at most once per message";
+    c.found = "part " + std::to_string(part) + " twice";
+  } else if (filedTwice) {
+    int64_t part = *repeated(filedTwice->received);
+    c = makeCounterexample(
+        sp, s, rank, part,
+        "rank " + std::to_string(rank) + " takes two parts of rank " +
+            std::to_string(filedTwice->src) + "'s message as its part " +
+            std::to_string(part));
+    c.expected = "every part written at most once per step";
+    c.found = "part " + std::to_string(part) + " written twice";
   } else {
     c = makeCounterexample(sp, s, rank, -1,
                            "rank " + std::to_string(uneven->src) + " sends " +
@@ -600,60 +649,73 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
                             const VerifyOptions &options,
                             PropertyResult &result, PropertyResult &ownership) {
   result.method =
-      "Z3: two symbolic paths per final slot (no contribution twice), "
-      "exact path count (none missing)";
+      "Z3: symbolic paths per final slot (no contribution twice, none of "
+      "another part), exact path count (none missing)";
   Encoder e(ctx, sp);
-  z3::solver solver = makeSolver(ctx, options);
-  z3::expr y = e.slotVar("y");
-  solver.add(e.inDomain(y));
-  z3::expr a = y, b = y;
-  z3::expr_vector differ(ctx);
-  for (size_t s = sp.steps.size(); s-- > 0;) {
-    const SlotStep &step = sp.steps[s];
-    auto back = [&](const z3::expr &p,
-                    const char *tag) -> std::pair<z3::expr, z3::expr> {
+  // A backward path from slot `y` to the token it ends at, in `solver`;
+  // `choices` gets whether it jumps at each combine step.
+  auto backwardPath = [&](z3::solver &solver, const z3::expr &y,
+                          const std::string &tag,
+                          std::vector<z3::expr> &choices) {
+    z3::expr p = y;
+    for (size_t s = sp.steps.size(); s-- > 0;) {
+      const SlotStep &step = sp.steps[s];
       z3::expr receives = e.received(step, p);
-      if (!step.combines())
-        return {e.name(solver, tag, z3::ite(receives, e.sourceOf(step, p), p)),
-                ctx.bool_val(false)};
-      z3::expr jump = ctx.bool_const(
-          ("jump!" + std::string(tag) + std::to_string(s)).c_str());
+      if (!step.combines()) {
+        p = e.name(solver, tag, z3::ite(receives, e.sourceOf(step, p), p));
+        continue;
+      }
+      z3::expr jump =
+          ctx.bool_const(("jump!" + tag + std::to_string(s)).c_str());
       solver.add(z3::implies(jump, receives));
       // Staying on a slot this combine handed on reads an empty slot.
       solver.add(z3::implies(!jump, receives || !e.sent(step, p)));
-      return {e.name(solver, tag, z3::ite(jump, e.sourceOf(step, p), p)), jump};
-    };
-    auto [na, ja] = back(a, "a");
-    auto [nb, jb] = back(b, "b");
-    if (step.combines()) {
-      differ.push_back(ja != jb);
+      choices.push_back(jump);
+      p = e.name(solver, tag, z3::ite(jump, e.sourceOf(step, p), p));
     }
-    a = na;
-    b = nb;
-  }
-  bool duplicateFound = false;
-  int64_t dupSlot = -1, dupToken = -1;
-  if (!differ.empty()) {
-    solver.add(z3::mk_or(differ) && a == b);
-    solver.add(e.isDelivered(y) && e.initiallyHeld(a)); // a real token
+    return p;
+  };
+  auto found = [&](z3::solver &solver, const z3::expr &y,
+                   const z3::expr &token) -> std::optional<Outcome> {
     std::string reason;
-    switch (check(solver, reason)) {
-    case Outcome::unsat:
-      break;
-    case Outcome::unknown:
-      return notProven(result, reason);
-    case Outcome::sat: {
-      minimize(solver, {y, a});
-      z3::model model = solver.get_model();
-      duplicateFound = true;
-      dupSlot = e.valueOf(model, y);
-      dupToken = e.valueOf(model, a);
-      break;
-    }
+    Outcome outcome = check(solver, reason);
+    if (outcome == Outcome::unknown)
+      notProven(result, reason);
+    if (outcome != Outcome::sat)
+      return outcome;
+    minimize(solver, {y, token});
+    z3::model model = solver.get_model();
+    explainCoverage(sp, e.valueOf(model, y), e.valueOf(model, token), result,
+                    ownership);
+    return outcome;
+  };
+
+  { // Two different paths from a delivered slot to one token.
+    z3::solver solver = makeSolver(ctx, options);
+    z3::expr y = e.slotVar("y");
+    std::vector<z3::expr> ja, jb;
+    z3::expr a = backwardPath(solver, y, "a", ja);
+    z3::expr b = backwardPath(solver, y, "b", jb);
+    z3::expr_vector differ(ctx);
+    for (size_t k = 0; k < ja.size(); ++k)
+      differ.push_back(ja[k] != jb[k]);
+    if (!differ.empty()) {
+      solver.add(e.inDomain(y) && e.isDelivered(y) && e.initiallyHeld(a));
+      solver.add(z3::mk_or(differ) && a == b);
+      if (found(solver, y, a) != Outcome::unsat)
+        return;
     }
   }
-  if (duplicateFound)
-    return explainCoverage(sp, dupSlot, dupToken, result, ownership);
+  { // A path from a delivered slot to a token of another part.
+    z3::solver solver = makeSolver(ctx, options);
+    z3::expr y = e.slotVar("y");
+    std::vector<z3::expr> choices;
+    z3::expr a = backwardPath(solver, y, "f", choices);
+    solver.add(e.inDomain(y) && e.isDelivered(y) && e.initiallyHeld(a));
+    solver.add(!e.needs(y, a));
+    if (found(solver, y, a) != Outcome::unsat)
+      return;
+  }
 
   // No token twice: count paths into each final slot.
   std::vector<int64_t> count(sp.initial.begin(), sp.initial.end());
