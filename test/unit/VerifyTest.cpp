@@ -317,7 +317,7 @@ TEST_CASE("random mutants: Z3 and the simulation agree on every one") {
         Transfer *t = step.transfers.empty()
                           ? nullptr
                           : &step.transfers[pick(step.transfers.size())];
-        switch (pick(9)) {
+        switch (pick(11)) {
         case 0: // dropped step
           m.steps.erase(m.steps.begin() + pick(m.steps.size()));
           what += "drop ";
@@ -362,6 +362,20 @@ TEST_CASE("random mutants: Z3 and the simulation agree on every one") {
           if (t && t->received.size() > 1)
             t->received.pop_back();
           what += "size ";
+          break;
+        case 9: // a part named twice in one message
+          if (t && !t->sent.empty()) {
+            t->sent.push_back(t->sent.front());
+            t->received.push_back(t->received.front());
+          }
+          what += "twice ";
+          break;
+        case 10: // every transfer of a step files its parts rotated
+          for (Transfer &tr : step.transfers)
+            std::rotate(tr.received.begin(),
+                        tr.received.begin() + (tr.received.empty() ? 0 : 1),
+                        tr.received.end());
+          what += "rotate ";
           break;
         }
       }
