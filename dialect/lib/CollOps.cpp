@@ -101,10 +101,16 @@ bool ProgramOp::reduces() {
          getKind() != CollectiveKind::broadcast;
 }
 
-int64_t ProgramOp::sourceOf(int64_t part) {
-  return getKind() == CollectiveKind::broadcast
-             ? static_cast<int64_t>(*getRoot())
-             : part;
+bool ProgramOp::expects(int64_t rank, int64_t part, int64_t fromRank,
+                        int64_t fromPart) {
+  switch (getKind()) {
+  case CollectiveKind::allgather: // rank `part`'s own block
+    return fromPart == part && fromRank == part;
+  case CollectiveKind::broadcast:
+    return fromPart == part && fromRank == static_cast<int64_t>(*getRoot());
+  default: // a reduction: every contribution to this part
+    return fromPart == part && startsWith(fromRank, fromPart);
+  }
 }
 
 LogicalResult ProgramOp::verify() {

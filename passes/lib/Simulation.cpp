@@ -53,16 +53,17 @@ std::string Simulation::describe(const llvm::BitVector &set,
   return text + "}";
 }
 
-llvm::BitVector Simulation::expected(int64_t part) const {
+llvm::BitVector Simulation::expected(int64_t rank, int64_t part) const {
   llvm::BitVector want(ranks * parts);
-  for (int64_t c = 0; c < ranks; ++c)
-    if (program.startsWith(c, part))
-      want.set(part * ranks + c);
+  for (int64_t p = 0; p < parts; ++p)
+    for (int64_t c = 0; c < ranks; ++c)
+      if (program.expects(rank, part, c, p))
+        want.set(p * ranks + c);
   return want;
 }
 
-bool Simulation::complete(const Slot &s, int64_t part) const {
-  return s.held && s.tokens == expected(part);
+bool Simulation::complete(const Slot &s, int64_t rank, int64_t part) const {
+  return s.held && s.tokens == expected(rank, part);
 }
 
 void Simulation::assign(Slot &s, const llvm::BitVector &tokens, bool held) {
@@ -120,9 +121,8 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
     if (std::optional<int64_t> part = twice(t.received))
       return violation("matching", t.dst, *part,
                        "rank " + std::to_string(t.dst) +
-                           " takes two parts of rank " +
-                           std::to_string(t.src) + "'s message as its part " +
-                           std::to_string(*part));
+                           " takes two parts of rank " + std::to_string(t.src) +
+                           "'s message as its part " + std::to_string(*part));
     if (t.sent.size() != t.received.size())
       return violation("matching", t.dst, -1,
                        "rank " + std::to_string(t.src) + " sends " +
@@ -226,18 +226,21 @@ std::optional<Violation> Simulation::finish(int64_t numSteps) const {
         continue;
       const Slot &s = slot(r, b);
       if (!s.held) {
-        std::string why = s.givenAwayAt < 0
-                              ? " (it never received it)"
-                              : " (given away at step " +
-                                    std::to_string(s.givenAwayAt) + ")";
-        return Violation{"coverage", numSteps, r, b,
+        std::string why =
+            s.givenAwayAt < 0
+                ? " (it never received it)"
+                : " (given away at step " + std::to_string(s.givenAwayAt) + ")";
+        return Violation{"coverage",
+                         numSteps,
+                         r,
+                         b,
                          "rank " + std::to_string(r) + " ends without part " +
                              std::to_string(b) + why,
                          program};
       }
-      if (complete(s, b))
+      if (complete(s, r, b))
         continue;
-      llvm::BitVector missing = expected(b);
+      llvm::BitVector missing = expected(r, b);
       missing.reset(s.tokens);
       std::string text = "rank " + std::to_string(r) + " ends with part " +
                          std::to_string(b) + " = " + describe(s.tokens, b);
@@ -251,7 +254,7 @@ std::optional<Violation> Simulation::finish(int64_t numSteps) const {
 }
 
 bool Simulation::holdsResult(int64_t rank, int64_t part) const {
-  return program.delivers(rank, part) && complete(slot(rank, part), part);
+  return program.delivers(rank, part) && complete(slot(rank, part), rank, part);
 }
 
 std::optional<Violation> Simulation::run(ProgramOp program) {

@@ -236,20 +236,34 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
                             PropertyResult &ownership) {
   Replay replay(sp);
   int64_t rank = sp.rankOf(slot), part = sp.partOf(slot);
-  // Contributions of the slot's own part by rank; others spelled out.
-  std::vector<int64_t> found;
-  std::vector<std::string> foreign;
-  for (int64_t t : replay.tokens[slot]) {
-    if (sp.groupLevel || sp.partOf(t) == part)
-      found.push_back(sp.groupLevel ? t : sp.rankOf(t));
-    else
-      foreign.push_back("rank " + std::to_string(sp.rankOf(t)) + "'s part " +
-                        std::to_string(sp.partOf(t)));
-  }
+  // A contribution to the slot's own part is named by its rank; another
+  // part's data in full.
+  auto tokenText = [&](int64_t t) {
+    if (sp.groupLevel)
+      return std::to_string(t);
+    if (sp.partOf(t) == part)
+      return std::to_string(sp.rankOf(t));
+    return "rank " + std::to_string(sp.rankOf(t)) + "'s part " +
+           std::to_string(sp.partOf(t));
+  };
+  auto listText = [&](std::vector<int64_t> tokens) {
+    // Own-part contributions in rank order first, as "{0, 1, 3}".
+    llvm::sort(tokens, [&](int64_t a, int64_t b) {
+      bool ownA = sp.groupLevel || sp.partOf(a) == part;
+      bool ownB = sp.groupLevel || sp.partOf(b) == part;
+      if (ownA != ownB)
+        return ownA;
+      return a < b;
+    });
+    std::string text = "{";
+    for (size_t i = 0; i < tokens.size(); ++i)
+      text += (i ? ", " : "") + tokenText(tokens[i]);
+    return text + "}";
+  };
   std::vector<int64_t> expected;
   for (int64_t t = 0; t < sp.numSlots; ++t)
     if (sp.needsToken(slot, t))
-      expected.push_back(sp.groupLevel ? t : sp.rankOf(t));
+      expected.push_back(t);
   std::string what = sp.groupLevel ? "vectors " : "contributions of ranks ";
   coverage.verdict = Verdict::violated;
   int64_t count = llvm::count(replay.tokens[slot], token);
@@ -259,7 +273,7 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
               (sp.initial[slot] ? " (it was handed on by a combine and never "
                                   "received back)"
                                 : " (it never receives a value)");
-  } else if (!sp.groupLevel && sp.partOf(token) != part && count > 0) {
+  } else if (!sp.groupLevel && !sp.needsToken(slot, token) && count > 0) {
     message = sp.describeSlot(slot) + " ends with data of part " +
               std::to_string(sp.partOf(token)) + " (from rank " +
               std::to_string(sp.rankOf(token)) + ")";
@@ -272,10 +286,8 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
               sp.describeToken(token) + (sp.groupLevel ? "" : " contribution");
   }
   Counterexample c = makeCounterexample(sp, -1, rank, part, message);
-  c.expected = what + setText(expected) + ", each once";
-  c.found = what + setText(found);
-  for (const std::string &f : foreign)
-    c.found += " and " + f;
+  c.expected = what + listText(expected) + ", each once";
+  c.found = what + listText(replay.tokens[slot]);
   coverage.counterexample = c;
 
   std::optional<Loss> loss = firstLoss(sp);
@@ -830,6 +842,8 @@ void coll::verify::proveCoverage(z3::context &ctx, const SlotProgram &sp,
 /// reduction: then all ranks get bitwise-identical results.
 static std::string identicalResults(z3::context &ctx, const SlotProgram &sp,
                                     const VerifyOptions &options) {
+  if (!const_cast<ProgramOp &>(sp.program).reduces())
+    return "bitwise-identical results: yes (data is only copied)";
   // An exchange (a slot sends and receives in one combine step) reduces
   // the same part on two ranks, each in its own order.
   for (size_t i = 0; i < sp.steps.size(); ++i) {

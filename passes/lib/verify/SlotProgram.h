@@ -71,10 +71,13 @@ struct SlotProgram {
   /// while it is reduced and values are only copied afterwards, which is
   /// what the fast encodings rely on.
   bool isReduceThenCopy() const;
-  /// Whether delivered `slot` must end up holding `token`: every token that
-  /// exists, of the same part on the rank level.
+  /// Whether delivered `slot` must end up holding `token`
+  /// (ProgramOp::expects; on the group level every token that exists).
   bool needsToken(int64_t slot, int64_t token) const {
-    return initial[token] && (groupLevel || partOf(token) == partOf(slot));
+    if (groupLevel)
+      return initial[token];
+    return const_cast<ProgramOp &>(program).expects(
+        rankOf(slot), partOf(slot), rankOf(token), partOf(token));
   }
   /// Index of the first copy step (steps.size() if none).
   size_t firstCopyStep() const;

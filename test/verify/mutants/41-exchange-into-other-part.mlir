@@ -4,9 +4,9 @@
 // RUN: FileCheck %s < %t
 // RUN: not coll-opt %s --coll-verify-coverage 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
-// CHECK: coverage violated: P = 2, after the last step, rank 0, part 0: rank 0's part 0 ends with data of part 1 (from rank 1) (expected contributions of ranks {0, 1}, each once, found contributions of ranks {0} and rank 1's part 1)
+// CHECK: coverage violated: P = 2, after the last step, rank 0, part 0: rank 0's part 0 ends with data of part 1 (from rank 1) (expected contributions of ranks {0, 1}, each once, found contributions of ranks {0, rank 1's part 1})
 // CHECK: foreign: VIOLATED for P in {2} ({{.*}} s)
-// PASS: error: coverage violated in 'foreign': P = 2, after the last step, rank 0, part 0: rank 0's part 0 ends with data of part 1 (from rank 1) (expected contributions of ranks {0, 1}, each once, found contributions of ranks {0} and rank 1's part 1)
+// PASS: error: coverage violated in 'foreign': P = 2, after the last step, rank 0, part 0: rank 0's part 0 ends with data of part 1 (from rank 1) (expected contributions of ranks {0, 1}, each once, found contributions of ranks {0, rank 1's part 1})
 // SIM: error: coverage violated in 'foreign' for P = 2: after the last step, rank 0 ends with part 0 = {0, rank 1's part 1}, missing {1}
 
 module {

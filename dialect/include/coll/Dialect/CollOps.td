@@ -86,11 +86,13 @@ def Coll_ProgramOp : Coll_Op<"program", [Symbol, NoTerminator, SingleBlock,
     bool startsWith(int64_t rank, int64_t part);
     /// Whether `rank`'s `part` is a result the collective must deliver.
     bool delivers(int64_t rank, int64_t part);
-    /// Whether that result is a reduction over every rank's contribution
-    /// (else it is one rank's block: see sourceOf).
+    /// Whether that result is a reduction over contributions (else it is
+    /// one rank's block).
     bool reduces();
-    /// For a movement kind, the rank whose `part` a delivered slot receives.
-    int64_t sourceOf(int64_t part);
+    /// Whether delivered slot (rank, part) must hold the contribution that
+    /// starts at (fromRank, fromPart).
+    bool expects(int64_t rank, int64_t part, int64_t fromRank,
+                 int64_t fromPart);
   }];
 }
 

@@ -55,11 +55,11 @@ private:
     bool held = true;
     int64_t givenAwayAt = -1;
   };
-  /// The contributions a delivered `part` must hold: every rank's for the
-  /// reductions, the one source rank's for allgather and broadcast.
-  llvm::BitVector expected(int64_t part) const;
-  /// Whether `s` holds exactly the contributions `part` must hold.
-  bool complete(const Slot &s, int64_t part) const;
+  /// The contributions delivered slot (rank, part) must hold
+  /// (ProgramOp::expects).
+  llvm::BitVector expected(int64_t rank, int64_t part) const;
+  /// Whether `s` holds exactly those contributions.
+  bool complete(const Slot &s, int64_t rank, int64_t part) const;
   /// "gave away at step 3", or "does not hold (it never received it)".
   static std::string lostWhen(const Slot &s);
   /// Replaces a slot's value, keeping the holder counts in step.
