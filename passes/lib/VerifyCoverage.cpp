@@ -1,5 +1,4 @@
-//===- VerifyCoverage.cpp - prove coverage with Z3
-//-------------------------------===//
+//===- VerifyCoverage.cpp - the coverage pass -----------------------------===//
 #include "coll/Passes/Verify.h"
 #include "coll/Passes/VerifyPasses.h"
 

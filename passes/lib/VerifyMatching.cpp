@@ -1,5 +1,4 @@
-//===- VerifyMatching.cpp - prove matching with Z3
-//-------------------------------===//
+//===- VerifyMatching.cpp - the matching pass -----------------------------===//
 #include "coll/Passes/Verify.h"
 #include "coll/Passes/VerifyPasses.h"
 

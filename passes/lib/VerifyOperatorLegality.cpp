@@ -1,5 +1,4 @@
-//===- VerifyOperatorLegality.cpp - prove operatorLegality with Z3
-//-------------------------------===//
+//===- VerifyOperatorLegality.cpp - the operator-legality pass ------------===//
 #include "coll/Passes/Verify.h"
 #include "coll/Passes/VerifyPasses.h"
 

@@ -1,5 +1,4 @@
-//===- VerifyOwnership.cpp - prove ownership with Z3
-//-------------------------------===//
+//===- VerifyOwnership.cpp - the ownership pass ---------------------------===//
 #include "coll/Passes/Verify.h"
 #include "coll/Passes/VerifyPasses.h"
 

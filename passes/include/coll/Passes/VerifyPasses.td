@@ -1,4 +1,4 @@
-//===- VerifyPasses.td - Z3 proofs of step programs ---------*- tablegen -*-===//
+//===- VerifyPasses.td - Z3 proofs of step programs --------*- tablegen -*-===//
 #ifndef COLL_VERIFY_PASSES_TD
 #define COLL_VERIFY_PASSES_TD
 
