@@ -160,11 +160,15 @@ LogicalResult Parser::parseCollective() {
   std::optional<CollectiveKind> kind = symbolizeCollectiveKind(tok.spelling);
   if (!kind)
     return error(tok.loc, "unknown collective kind '" + tok.spelling +
-                              "'; expected allreduce");
-  if (*kind != CollectiveKind::allreduce)
+                              "'; expected allreduce, reduce_scatter or "
+                              "allgather");
+  if (*kind != CollectiveKind::allreduce &&
+      *kind != CollectiveKind::reduce_scatter &&
+      *kind != CollectiveKind::allgather)
     return error(tok.loc, "collective kind '" + tok.spelling +
                               "' is not available in .coll files yet; "
-                              "expected allreduce");
+                              "expected allreduce, reduce_scatter or "
+                              "allgather");
   decl.kind = *kind;
   consume();
   if (tok.is(Token::less) && failed(parseKindArguments(decl)))
@@ -220,6 +224,9 @@ LogicalResult Parser::parseKindArguments(Declaration &decl) {
                               "u32, u64, f32 or f64");
   decl.elementType = *type;
   consume();
+  // allgather moves data without reducing it: no operator.
+  if (decl.kind == CollectiveKind::allgather)
+    return expect(Token::greater);
   if (failed(expect(Token::comma)))
     return failure();
   if (!tok.is(Token::identifier))

@@ -35,7 +35,8 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(body);
 
-  for (const GroupMove &move : expandGroupSchedule(spec.getSchedule(), P)) {
+  for (const GroupMove &move :
+       expandGroupSchedule(spec.getSchedule(), P, spec.getKind())) {
     SmallVector<int64_t> sources, destinations;
     SmallVector<Attribute> parts;
     if (withTransfers)

@@ -78,16 +78,31 @@ std::vector<Transfer> coll::transfersOfStep(StepOp step) {
 }
 
 std::vector<GroupMove> coll::expandGroupSchedule(ScheduleKind schedule,
-                                                 int64_t P) {
+                                                 int64_t P,
+                                                 CollectiveKind kind) {
+  bool reduces = kind != CollectiveKind::allgather;
+  bool copies = kind != CollectiveKind::reduce_scatter;
   std::vector<GroupMove> moves;
   switch (schedule) {
   case ScheduleKind::linear:
-    // Ring: the vector at placement s moves to s+1 and is combined there,
-    // until placement P-1 holds the sum; then it is copied around the ring.
-    for (int64_t s = 0; s + 1 < P; ++s)
-      moves.push_back({s, s + 1, 1, StepKind::combine, kReducePhase});
-    for (int64_t s = 0; s + 1 < P; ++s)
-      moves.push_back({(s + P - 1) % P, s, 1, StepKind::copy, kGatherPhase});
+    if (kind == CollectiveKind::allreduce) {
+      // Ring: the vector at placement s moves to s+1 and is combined there,
+      // until placement P-1 holds the sum; then it is copied around the
+      // ring.
+      for (int64_t s = 0; s + 1 < P; ++s)
+        moves.push_back({s, s + 1, 1, StepKind::combine, kReducePhase});
+      for (int64_t s = 0; s + 1 < P; ++s)
+        moves.push_back({(s + P - 1) % P, s, 1, StepKind::copy, kGatherPhase});
+      return moves;
+    }
+    // The ring around placement 0: reduce 1 -> 2 -> ... -> P-1 -> 0, or
+    // copy 0 -> 1 -> ... -> P-1.
+    if (reduces)
+      for (int64_t s = 1; s < P; ++s)
+        moves.push_back({s, (s + 1) % P, 1, StepKind::combine, kReducePhase});
+    if (copies)
+      for (int64_t s = 0; s + 1 < P; ++s)
+        moves.push_back({s, s + 1, 1, StepKind::copy, kGatherPhase});
     return moves;
   case ScheduleKind::butterfly: {
     // Bandwidth-optimal butterfly (r = 0): with N vectors left, the upper
@@ -96,11 +111,14 @@ std::vector<GroupMove> coll::expandGroupSchedule(ScheduleKind schedule,
     std::vector<std::pair<int64_t, int64_t>> halvings;
     for (int64_t n = P; n > 1; n = (n + 1) / 2) {
       int64_t c = (n + 1) / 2, h = n / 2;
-      moves.push_back({c, 0, h, StepKind::combine, kReducePhase});
+      if (reduces)
+        moves.push_back({c, 0, h, StepKind::combine, kReducePhase});
       halvings.push_back({c, h});
     }
-    for (auto it = halvings.rbegin(); it != halvings.rend(); ++it)
-      moves.push_back({0, it->first, it->second, StepKind::copy, kGatherPhase});
+    if (copies)
+      for (auto it = halvings.rbegin(); it != halvings.rend(); ++it)
+        moves.push_back(
+            {0, it->first, it->second, StepKind::copy, kGatherPhase});
     return moves;
   }
   }

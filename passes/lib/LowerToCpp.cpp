@@ -48,36 +48,54 @@ static std::string acceptsExpression(CollectiveOp spec) {
   return "ranks >= 1";
 }
 
+/// The group moves of the schedule as loops in P; the same moves
+/// expandGroupSchedule() builds for one P.
 static void emitSchedule(CollectiveOp spec, llvm::raw_ostream &os) {
+  CollectiveKind kind = spec.getKind();
+  bool reduces = kind != CollectiveKind::allgather;
+  bool copies = kind != CollectiveKind::reduce_scatter;
   switch (spec.getSchedule()) {
   case ScheduleKind::linear:
-    os << "  // reduce-scatter: the vector at placement s moves to s + 1 and "
-          "is combined there.\n"
-          "  for (int s = 0; s + 1 < P; ++s)\n"
-          "    ws.combine(s, s + 1, 1, op);\n"
-          "  // all-gather: the sum at placement P - 1 is copied around the "
-          "ring.\n"
-          "  for (int s = 0; s + 1 < P; ++s)\n"
-          "    ws.copy((s + P - 1) % P, s, 1);\n";
+    if (kind == CollectiveKind::allreduce) {
+      os << "  // reduce-scatter: the vector at placement s moves to s + 1 "
+            "and is combined there.\n"
+            "  for (int s = 0; s + 1 < P; ++s)\n"
+            "    ws.combine(s, s + 1, 1, op);\n"
+            "  // all-gather: the sum at placement P - 1 is copied around the "
+            "ring.\n"
+            "  for (int s = 0; s + 1 < P; ++s)\n"
+            "    ws.copy((s + P - 1) % P, s, 1);\n";
+      return;
+    }
+    if (reduces)
+      os << "  // reduce-scatter: placements 1 -> 2 -> ... -> P - 1 -> 0, "
+            "combining.\n"
+            "  for (int s = 1; s < P; ++s)\n"
+            "    ws.combine(s, (s + 1) % P, 1, op);\n";
+    if (copies)
+      os << "  // all-gather: placement 0 is copied 0 -> 1 -> ... -> P - 1.\n"
+            "  for (int s = 0; s + 1 < P; ++s)\n"
+            "    ws.copy(s, s + 1, 1);\n";
     return;
   case ScheduleKind::butterfly:
-    os << "  // reduce-scatter: with n vectors left, the upper n / 2 move "
-          "onto the lower\n"
-          "  // ones and are combined; an odd leftover waits.\n"
+    os << "  // With n vectors left, the upper n / 2 move onto the lower ones "
+          "(an odd\n"
+          "  // leftover waits); the all-gather replays the halvings in "
+          "reverse.\n"
           "  struct Halving {\n"
           "    int kept, moved;\n"
           "  } halvings[32];\n"
           "  int depth = 0;\n"
           "  for (int n = P; n > 1; n = (n + 1) / 2) {\n"
-          "    halvings[depth] = Halving{(n + 1) / 2, n / 2};\n"
-          "    ws.combine(halvings[depth].kept, 0, halvings[depth].moved, "
-          "op);\n"
-          "    ++depth;\n"
-          "  }\n"
-          "  // all-gather: replay the halvings in reverse, copying instead "
-          "of combining.\n"
-          "  while (depth-- > 0)\n"
-          "    ws.copy(0, halvings[depth].kept, halvings[depth].moved);\n";
+          "    halvings[depth] = Halving{(n + 1) / 2, n / 2};\n";
+    if (reduces)
+      os << "    ws.combine(halvings[depth].kept, 0, halvings[depth].moved, "
+            "op);\n";
+    os << "    ++depth;\n"
+          "  }\n";
+    if (copies)
+      os << "  while (depth-- > 0)\n"
+            "    ws.copy(0, halvings[depth].kept, halvings[depth].moved);\n";
     return;
   }
 }
@@ -85,26 +103,39 @@ static void emitSchedule(CollectiveOp spec, llvm::raw_ostream &os) {
 static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
                            StringRef ns) {
   StringRef name = spec.getSymName();
+  CollectiveKind kind = spec.getKind();
   bool cyclic = spec.getGroup() == GroupKind::cyclic;
   std::optional<Type> elementType = spec.getElementType();
   std::string type = elementType ? cppType(*elementType) : "T";
   const char *opName = stringifyReduceOp(spec.getOp()).data();
+  bool hasOp = kind != CollectiveKind::allgather;
+  StringRef kindName = stringifyCollectiveKind(kind);
 
-  os << "/// " << name << ": allreduce, " << opName << " by default, "
+  os << "/// " << name << ": " << kindName;
+  if (hasOp)
+    os << ", " << opName << " by default";
+  os << ", "
      << (elementType ? "element type " + type : std::string("any element type"))
      << ", " << spec.describeRanks() << ".\n";
+  if (kind == CollectiveKind::reduce_scatter)
+    os << "/// send: P * count elements, block b for rank b; recv: count "
+          "elements,\n/// the reduction of every rank's block `rank`.\n";
+  if (kind == CollectiveKind::allgather)
+    os << "/// send: count elements; recv: P * count elements, block b from "
+          "rank b\n/// (in place when send == recv + rank * count).\n";
   os << "/// group " << (cyclic ? "cyclic(P)" : "xor(P)") << ", schedule "
-     << (spec.getSchedule() == ScheduleKind::linear
-             ? "linear: 2(P - 1) steps"
-             : "butterfly(r = 0): 2 ceil(log2 P) steps")
-     << ", each rank sends 2(P - 1) parts.\n";
+     << (spec.getSchedule() == ScheduleKind::linear ? "linear"
+                                                    : "butterfly(r = 0)")
+     << ".\n";
   os << "constexpr bool " << name << "_accepts(int ranks) noexcept { return "
      << acceptsExpression(spec) << "; }\n\n";
 
-  std::string templateHead = elementType ? "template <class Op>\n"
-                                         : "template <class T, class Op>\n";
-  os << templateHead << "void " << name << "(coll::Comm &comm, const " << type
-     << " *send, " << type << " *recv, std::size_t count, Op op) {\n";
+  std::string head = elementType ? (hasOp ? "template <class Op>\n" : "inline ")
+                                 : (hasOp ? "template <class T, class Op>\n"
+                                          : "template <class T>\n");
+  os << head << "void " << name << "(coll::Comm &comm, const " << type
+     << " *send, " << type << " *recv, std::size_t count"
+     << (hasOp ? ", Op op" : "") << ") {\n";
   os << "  const int P = comm.size();\n";
   os << "  if (!" << name << "_accepts(P))\n";
   os << "    throw coll::Error(\"" << ns << "::" << name
@@ -112,11 +143,42 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
      << "                      \" is not allowed (requires "
      << spec.describeRanks() << ")\");\n";
   std::string group = cyclic ? "coll::CyclicGroup" : "coll::XorGroup";
-  os << "  coll::Workspace<" << type << ", " << group << "> ws(comm, " << group
-     << "(P), send, recv, count);\n";
-  emitSchedule(spec, os);
+  std::string ws = "  coll::Workspace<" + type + ", " + group + "> ws(comm, " +
+                   group + "(P), ";
+  switch (kind) {
+  case CollectiveKind::reduce_scatter:
+    // Placement 0 ends with part x on rank x: the block MPI gives rank x.
+    os << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
+          "  std::vector<"
+       << type
+       << "> work(send, send + total);\n"
+       << ws << "work.data(), work.data(), total);\n";
+    emitSchedule(spec, os);
+    os << "  const std::size_t mine = static_cast<std::size_t>(comm.rank()) * "
+          "count;\n"
+          "  std::copy(work.data() + mine, work.data() + mine + count, "
+          "recv);\n";
+    break;
+  case CollectiveKind::allgather:
+    // Each rank's block is part x on rank x: placement 0.
+    os << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
+          "  "
+       << type
+       << " *mine = recv + static_cast<std::size_t>(comm.rank()) * count;\n"
+          "  if (send != mine)\n"
+          "    std::copy(send, send + count, mine);\n"
+       << ws << "recv, recv, total);\n";
+    emitSchedule(spec, os);
+    break;
+  default:
+    os << ws << "send, recv, count);\n";
+    emitSchedule(spec, os);
+    break;
+  }
   os << "}\n\n";
 
+  if (!hasOp)
+    return;
   if (!elementType)
     os << "template <class T>\n";
   else
@@ -133,7 +195,8 @@ LogicalResult coll::emitCppHeader(ModuleOp module, llvm::raw_ostream &os,
   os << "// Generated by collc from " << source << ". Do not edit.\n";
   os << "#pragma once\n\n";
   os << "#include \"coll/runtime.hpp\"\n\n";
-  os << "#include <cstddef>\n#include <cstdint>\n#include <string>\n\n";
+  os << "#include <algorithm>\n#include <cstddef>\n#include <cstdint>\n"
+        "#include <string>\n#include <vector>\n\n";
   os << "namespace " << cppNamespace << " {\n\n";
   for (CollectiveOp spec : module.getOps<CollectiveOp>())
     emitCollective(spec, os, cppNamespace);

@@ -66,8 +66,8 @@ coll.program @p attributes {kind = #coll.kind<allgather>, num_parts = 1 : i64, n
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op collectives of kind reduce_scatter are not supported at the spec level yet; write their step programs (coll.program) instead}}
-coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<reduce_scatter>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
+// expected-error @+1 {{'coll.collective' op collectives of kind broadcast are not supported at the spec level yet; write their step programs (coll.program) instead}}
+coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<broadcast>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
 
 // -----
 

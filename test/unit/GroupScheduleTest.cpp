@@ -132,3 +132,25 @@ TEST_CASE("butterfly moves: placements c.. onto 0.., halving the vectors") {
     CHECK(moves[i].kind == (i < 3 ? StepKind::combine : StepKind::copy));
   }
 }
+
+TEST_CASE("reduce_scatter and allgather are the two halves: ceil(log2 P) or "
+          "P - 1 steps, P - 1 parts sent per rank, for every P from 1 to 64") {
+  for (int64_t P = 1; P <= 64; ++P) {
+    CAPTURE(P);
+    for (ScheduleKind schedule : {ScheduleKind::linear, ScheduleKind::butterfly})
+      for (CollectiveKind kind :
+           {CollectiveKind::reduce_scatter, CollectiveKind::allgather}) {
+        std::vector<GroupMove> moves = expandGroupSchedule(schedule, P, kind);
+        int64_t steps = static_cast<int64_t>(moves.size()), vectors = 0;
+        for (const GroupMove &m : moves) {
+          vectors += m.vectors;
+          CHECK(m.kind == (kind == CollectiveKind::reduce_scatter
+                               ? StepKind::combine
+                               : StepKind::copy));
+        }
+        // Every move sends `vectors` parts from every rank.
+        CHECK(vectors == P - 1);
+        CHECK(steps == (schedule == ScheduleKind::linear ? P - 1 : ceilLog2(P)));
+      }
+  }
+}

@@ -60,8 +60,13 @@ std::vector<Transfer> transfersOfMove(const GroupAlgebra &group, int64_t from,
 /// The transfers of `step`: its own, or those its group move implies.
 std::vector<Transfer> transfersOfStep(StepOp step);
 
-/// The moves of `schedule` for P ranks.
-std::vector<GroupMove> expandGroupSchedule(ScheduleKind schedule, int64_t P);
+/// The moves of `schedule` for P ranks and a collective `kind`: allreduce
+/// reduces onto one placement and copies it to all; reduce_scatter stops
+/// when the sum sits at placement 0 (part x on rank x); allgather starts
+/// from placement 0 (each rank's own block) and only copies.
+std::vector<GroupMove>
+expandGroupSchedule(ScheduleKind schedule, int64_t P,
+                    CollectiveKind kind = CollectiveKind::allreduce);
 
 } // namespace coll
 
