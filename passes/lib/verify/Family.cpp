@@ -278,13 +278,14 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
                                               int64_t maxRanks,
                                               const VerifyOptions &options) {
   std::vector<PropertyResult> results;
-  if (maxRanks < 2 || spec.getNumRanks() ||
-      spec.getKind() != CollectiveKind::allreduce)
+  if (maxRanks < 2 || spec.getNumRanks())
     return results;
   results.push_back(spec.getGroup() == GroupKind::cyclic
                         ? cyclicMoves(maxRanks, options)
                         : xorMoves(maxRanks, options));
-  if (spec.getSchedule() == ScheduleKind::linear)
+  // The ring's induction is about the allreduce's moves.
+  if (spec.getSchedule() == ScheduleKind::linear &&
+      spec.getKind() == CollectiveKind::allreduce)
     for (PropertyResult &r : linearSchedule(maxRanks, options))
       results.push_back(std::move(r));
   return results;
@@ -292,8 +293,7 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
 
 bool coll::familyCovers(CollectiveOp spec, ProgramOp program,
                         Property property) {
-  if (spec.getNumRanks() || program.getGroup() != spec.getGroup() ||
-      program.getKind() != CollectiveKind::allreduce)
+  if (spec.getNumRanks() || program.getGroup() != spec.getGroup())
     return false;
   int64_t P = program.getNumRanks();
   auto steps = llvm::to_vector(program.getBody().getOps<StepOp>());
@@ -311,6 +311,7 @@ bool coll::familyCovers(CollectiveOp spec, ProgramOp program,
     return false;
   if (property == Property::matching ||
       spec.getSchedule() != ScheduleKind::linear ||
+      program.getKind() != CollectiveKind::allreduce ||
       static_cast<int64_t>(steps.size()) != 2 * (P - 1))
     return false;
   for (int64_t j = 0; j + 1 < P; ++j) {
