@@ -40,12 +40,6 @@ LogicalResult CollectiveOp::verify() {
            << stringifyCollectiveKind(kind)
            << " are not supported at the spec level yet; write their step "
               "programs (coll.program) instead";
-  // The xor group keeps part b in chunk bitreverse(b); user blocks are in
-  // rank order, which the generated code does not permute yet.
-  if (kind != CollectiveKind::allreduce && getGroup() == GroupKind::xor_)
-    return emitOpError("")
-           << stringifyCollectiveKind(kind)
-           << " on the xor group is not supported yet; use group cyclic(P)";
   if (std::optional<uint64_t> fixed = getNumRanks()) {
     if (static_cast<int64_t>(*fixed) < 1)
       return emitOpError("rank count must be at least 1, got ")

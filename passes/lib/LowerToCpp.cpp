@@ -148,27 +148,38 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   switch (kind) {
   case CollectiveKind::reduce_scatter:
     // Placement 0 ends with part x on rank x: the block MPI gives rank x.
-    os << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
-          "  std::vector<"
-       << type
-       << "> work(send, send + total);\n"
-       << ws << "work.data(), work.data(), total);\n";
+    // Part b lives in chunk group.position(b) of the work buffer (the xor
+    // group bit-reverses), so user blocks are placed there first.
+    os << "  const " << group << " group(P);\n"
+       << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
+       << "  std::vector<" << type << "> work(total);\n"
+       << "  for (int b = 0; b < P && count > 0; ++b)\n"
+       << "    std::copy(send + b * count, send + (b + 1) * count,\n"
+       << "              work.data() + group.position(b) * count);\n"
+       << "  coll::Workspace<" << type << ", " << group
+       << "> ws(comm, group, work.data(), work.data(), total);\n";
     emitSchedule(spec, os);
-    os << "  const std::size_t mine = static_cast<std::size_t>(comm.rank()) * "
-          "count;\n"
+    os << "  const std::size_t mine = static_cast<std::size_t>("
+          "group.position(comm.rank())) * count;\n"
           "  std::copy(work.data() + mine, work.data() + mine + count, "
           "recv);\n";
     break;
   case CollectiveKind::allgather:
-    // Each rank's block is part x on rank x: placement 0.
-    os << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
-          "  "
-       << type
-       << " *mine = recv + static_cast<std::size_t>(comm.rank()) * count;\n"
-          "  if (send != mine)\n"
-          "    std::copy(send, send + count, mine);\n"
-       << ws << "recv, recv, total);\n";
+    // Each rank's block is part x on rank x: placement 0; blocks go back
+    // to rank order at the end.
+    os << "  const " << group << " group(P);\n"
+       << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
+       << "  std::vector<" << type << "> work(total);\n"
+       << "  if (count > 0)\n"
+       << "    std::copy(send, send + count,\n"
+       << "              work.data() + group.position(comm.rank()) * count);\n"
+       << "  coll::Workspace<" << type << ", " << group
+       << "> ws(comm, group, work.data(), work.data(), total);\n";
     emitSchedule(spec, os);
+    os << "  for (int b = 0; b < P && count > 0; ++b)\n"
+          "    std::copy(work.data() + group.position(b) * count,\n"
+          "              work.data() + (group.position(b) + 1) * count, "
+          "recv + b * count);\n";
     break;
   default:
     os << ws << "send, recv, count);\n";

@@ -180,6 +180,26 @@ int runAll(coll::Comm& comm) {
   return cases;
 }
 
+void checkRejected(coll::Comm& comm) {
+  const int P = comm.size();
+  const std::string want = "communicator size " + std::to_string(P);
+  std::vector<std::int64_t> buf(static_cast<std::size_t>(P) * 7, 1);
+  try {
+#if defined(COLLC_REDUCE_SCATTER)
+    collc::COLLC_FN(comm, buf.data(), buf.data(), 7, coll::Sum{});
+#else
+    collc::COLLC_FN(comm, buf.data(), buf.data(), 7);
+#endif
+  } catch (const coll::Error& e) {
+    const std::string message = e.what();
+    if (message.find(want) == std::string::npos)
+      fail(std::string("FAIL ") + kName + " P=" + std::to_string(P) + " rejected with unexpected message: " + message);
+    if (comm.rank() == 0) std::cout << "PASS " << kName << " P=" << P << " rejected: " << message << std::endl;
+    return;
+  }
+  fail(std::string("FAIL ") + kName + " P=" + std::to_string(P) + " was not rejected");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -189,7 +209,9 @@ int main(int argc, char** argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &worldRank);
     try {
       coll::Comm comm{MPI_COMM_WORLD};
-      {
+      if (!collc::COLLC_CAT(COLLC_FN, _accepts)(comm.size())) {
+        checkRejected(comm);
+      } else {
         const int cases = runAll(comm);
         MPI_Barrier(MPI_COMM_WORLD);  // no PASS line unless every rank got here
         if (comm.rank() == 0) std::cout << "PASS " << kName << " P=" << comm.size() << " (" << cases << " cases)" << std::endl;
