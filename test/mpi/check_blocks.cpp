@@ -4,101 +4,9 @@
 // -DCOLLC_HEADER="\"schedule.hpp\"" -DCOLLC_FN=schedule and run under
 // mpirun with any number of ranks.
 
-// First, so mpi.h is read through the runtime's warning-clean include.
-#include "coll/runtime.hpp"
-
-#include <mpi.h>
-
-#include <algorithm>
-#include <cmath>
-#include <cstdint>
-#include <cstdlib>
-#include <iostream>
-#include <sstream>
-#include <string>
-#include <type_traits>
-#include <vector>
-
-#if !defined(COLLC_HEADER) || !defined(COLLC_FN)
-#error "define COLLC_HEADER (quoted header path) and COLLC_FN (schedule name)"
-#endif
-#include COLLC_HEADER
-
-#define COLLC_CAT_(a, b) a##b
-#define COLLC_CAT(a, b) COLLC_CAT_(a, b)
-#define COLLC_STR_(x) #x
-#define COLLC_STR(x) COLLC_STR_(x)
+#include "check_common.hpp"
 
 namespace {
-
-const char* const kName = COLLC_STR(COLLC_FN);
-
-[[noreturn]] void fail(const std::string& message) {
-  std::cerr << message << std::endl;
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort();  // MPI_Abort should not return
-}
-
-template <class T> struct TypeInfo;
-template <> struct TypeInfo<std::int64_t> {
-  static MPI_Datatype mpi() { return MPI_INT64_T; }
-  static const char* name() { return "int64"; }
-};
-template <> struct TypeInfo<double> {
-  static MPI_Datatype mpi() { return MPI_DOUBLE; }
-  static const char* name() { return "double"; }
-};
-
-enum class OpKind { Sum, Prod, Min, Max };
-
-[[maybe_unused]] MPI_Op mpiOp(OpKind k) {
-  switch (k) {
-    case OpKind::Sum: return MPI_SUM;
-    case OpKind::Prod: return MPI_PROD;
-    case OpKind::Min: return MPI_MIN;
-    case OpKind::Max: return MPI_MAX;
-  }
-  return MPI_OP_NULL;
-}
-
-const char* opName(OpKind k) {
-  switch (k) {
-    case OpKind::Sum: return "sum";
-    case OpKind::Prod: return "prod";
-    case OpKind::Min: return "min";
-    case OpKind::Max: return "max";
-  }
-  return "?";
-}
-
-// Deterministic per (rank, index). Products use {-2,-1,1,2} so nothing
-// overflows; doubles for the other ops get a fractional part so that a
-// different summation order actually shows up as rounding.
-template <class T>
-T input(OpKind op, int rank, std::size_t i) {
-  const std::int64_t r = rank, n = static_cast<std::int64_t>(i);
-  if (op == OpKind::Prod) {
-    static const std::int64_t small[4] = {-2, -1, 1, 2};
-    return static_cast<T>(small[(r * 3 + n * 7) % 4]);
-  }
-  const std::int64_t v = ((r * 7919 + n * 104729) % 2001) - 1000;
-  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(v) / 3;
-  return static_cast<T>(v);
-}
-
-template <class T>
-bool close(OpKind op, int P, T expected, T got) {
-  if constexpr (std::is_floating_point_v<T>) {
-    // Sums may be accumulated in a different order than MPI's, so allow
-    // 1e-12 * P * max(1, |expected|); min, max and products of small
-    // integers are exact.
-    if (op == OpKind::Sum)
-      return std::fabs(expected - got) <= 1e-12 * P * std::max<T>(1, std::fabs(expected));
-  }
-  (void)op;
-  (void)P;
-  return expected == got;
-}
 
 // `count` elements per block; every rank contributes P blocks
 // (reduce_scatter) or one (allgather).
@@ -116,7 +24,7 @@ void runCase(coll::Comm& comm, OpKind kind, [[maybe_unused]] Op op, std::size_t 
   std::vector<T> send = in, recv(count, T(-12345));
   T* out = inplace ? send.data() : recv.data();
   collc::COLLC_FN(comm, send.data(), out, count, op);
-  const std::size_t checked = count, sendSize = total;
+  const std::size_t checked = count;
 #else
   std::vector<T> in(count);
   for (std::size_t i = 0; i < count; ++i) in[i] = input<T>(kind, rank, i);
@@ -129,29 +37,10 @@ void runCase(coll::Comm& comm, OpKind kind, [[maybe_unused]] Op op, std::size_t 
   const T* from = inplace ? recv.data() + rank * count : send.data();
   collc::COLLC_FN(comm, from, recv.data(), count);
   T* out = recv.data();
-  const std::size_t checked = total, sendSize = count;
+  const std::size_t checked = total;
 #endif
 
-  auto where = [&](std::size_t i) {
-    std::ostringstream s;
-    s << "FAIL " << kName << " P=" << P << " type=" << TypeInfo<T>::name() << " op=" << opName(kind)
-      << " count=" << count << " inplace=" << (inplace ? 1 : 0) << " rank=" << rank << " index=" << i << ": ";
-    s.precision(17);
-    return s;
-  };
-  for (std::size_t i = 0; i < checked; ++i)
-    if (!close(kind, P, expected[i], out[i])) {
-      std::ostringstream s = where(i);
-      s << "expected " << expected[i] << ", got " << out[i];
-      fail(s.str());
-    }
-  if (!inplace)
-    for (std::size_t i = 0; i < sendSize; ++i)
-      if (send[i] != in[i]) {
-        std::ostringstream s = where(i);
-        s << "send buffer modified: expected " << in[i] << ", got " << send[i];
-        fail(s.str());
-      }
+  checkResult(comm, kind, count, inplace, expected.data(), out, checked, in, send);
 }
 
 // Returns the number of cases run.
@@ -180,46 +69,15 @@ int runAll(coll::Comm& comm) {
   return cases;
 }
 
-void checkRejected(coll::Comm& comm) {
-  const int P = comm.size();
-  const std::string want = "communicator size " + std::to_string(P);
-  std::vector<std::int64_t> buf(static_cast<std::size_t>(P) * 7, 1);
-  try {
+}  // namespace
+
+int main(int argc, char** argv) {
+  return checkMain(argc, argv, runAll, [](coll::Comm& comm) {
+    std::vector<std::int64_t> buf(static_cast<std::size_t>(comm.size()) * 7, 1);
 #if defined(COLLC_REDUCE_SCATTER)
     collc::COLLC_FN(comm, buf.data(), buf.data(), 7, coll::Sum{});
 #else
     collc::COLLC_FN(comm, buf.data(), buf.data(), 7);
 #endif
-  } catch (const coll::Error& e) {
-    const std::string message = e.what();
-    if (message.find(want) == std::string::npos)
-      fail(std::string("FAIL ") + kName + " P=" + std::to_string(P) + " rejected with unexpected message: " + message);
-    if (comm.rank() == 0) std::cout << "PASS " << kName << " P=" << P << " rejected: " << message << std::endl;
-    return;
-  }
-  fail(std::string("FAIL ") + kName + " P=" + std::to_string(P) + " was not rejected");
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  {
-    int worldRank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &worldRank);
-    try {
-      coll::Comm comm{MPI_COMM_WORLD};
-      if (!collc::COLLC_CAT(COLLC_FN, _accepts)(comm.size())) {
-        checkRejected(comm);
-      } else {
-        const int cases = runAll(comm);
-        MPI_Barrier(MPI_COMM_WORLD);  // no PASS line unless every rank got here
-        if (comm.rank() == 0) std::cout << "PASS " << kName << " P=" << comm.size() << " (" << cases << " cases)" << std::endl;
-      }
-    } catch (const coll::Error& e) {
-      fail(std::string("FAIL ") + kName + " rank=" + std::to_string(worldRank) + ": coll::Error: " + e.what());
-    }
-  }
-  MPI_Finalize();
-  return 0;
+  });
 }

@@ -1,0 +1,174 @@
+// Shared by the MPI checks: deterministic inputs, tolerances, failure
+// reports, the rejection check and main(). Include after defining
+// COLLC_HEADER and COLLC_FN.
+#pragma once
+
+// First, so mpi.h is read through the runtime's warning-clean include.
+#include "coll/runtime.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#if !defined(COLLC_HEADER) || !defined(COLLC_FN)
+#error "define COLLC_HEADER (quoted header path) and COLLC_FN (schedule name)"
+#endif
+#include COLLC_HEADER
+
+#define COLLC_CAT_(a, b) a##b
+#define COLLC_CAT(a, b) COLLC_CAT_(a, b)
+#define COLLC_STR_(x) #x
+#define COLLC_STR(x) COLLC_STR_(x)
+
+namespace {
+
+const char* const kName = COLLC_STR(COLLC_FN);
+
+[[noreturn]] void fail(const std::string& message) {
+  std::cerr << message << std::endl;
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();  // MPI_Abort should not return
+}
+
+template <class T> struct TypeInfo;
+template <> struct TypeInfo<std::int64_t> {
+  static MPI_Datatype mpi() { return MPI_INT64_T; }
+  static const char* name() { return "int64"; }
+};
+template <> struct TypeInfo<double> {
+  static MPI_Datatype mpi() { return MPI_DOUBLE; }
+  static const char* name() { return "double"; }
+};
+
+enum class OpKind { Sum, Prod, Min, Max };
+
+[[maybe_unused]] MPI_Op mpiOp(OpKind k) {
+  switch (k) {
+    case OpKind::Sum: return MPI_SUM;
+    case OpKind::Prod: return MPI_PROD;
+    case OpKind::Min: return MPI_MIN;
+    case OpKind::Max: return MPI_MAX;
+  }
+  return MPI_OP_NULL;
+}
+
+const char* opName(OpKind k) {
+  switch (k) {
+    case OpKind::Sum: return "sum";
+    case OpKind::Prod: return "prod";
+    case OpKind::Min: return "min";
+    case OpKind::Max: return "max";
+  }
+  return "?";
+}
+
+// Deterministic per (rank, index). Products use {-2,-1,1,2} so nothing
+// overflows; doubles for the other ops get a fractional part so that a
+// different summation order actually shows up as rounding.
+template <class T>
+T input(OpKind op, int rank, std::size_t i) {
+  const std::int64_t r = rank, n = static_cast<std::int64_t>(i);
+  if (op == OpKind::Prod) {
+    static const std::int64_t small[4] = {-2, -1, 1, 2};
+    return static_cast<T>(small[(r * 3 + n * 7) % 4]);
+  }
+  const std::int64_t v = ((r * 7919 + n * 104729) % 2001) - 1000;
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(v) / 3;
+  return static_cast<T>(v);
+}
+
+template <class T>
+bool close(OpKind op, int P, T expected, T got) {
+  if constexpr (std::is_floating_point_v<T>) {
+    // Sums may be accumulated in a different order than MPI's, so allow
+    // 1e-12 * P * max(1, |expected|); min, max and products of small
+    // integers are exact.
+    if (op == OpKind::Sum)
+      return std::fabs(expected - got) <= 1e-12 * P * std::max<T>(1, std::fabs(expected));
+  }
+  (void)op;
+  (void)P;
+  return expected == got;
+}
+
+// Compares the first `n` elements of `got` with `expected`, and unless the
+// call ran in place checks that `send` still equals `in`; a failure names
+// every parameter of the case.
+template <class T>
+void checkResult(coll::Comm& comm, OpKind kind, std::size_t count, bool inplace, const T* expected,
+                 const T* got, std::size_t n, const std::vector<T>& in, const std::vector<T>& send) {
+  const int rank = comm.rank(), P = comm.size();
+  auto where = [&](std::size_t i) {
+    std::ostringstream s;
+    s << "FAIL " << kName << " P=" << P << " type=" << TypeInfo<T>::name() << " op=" << opName(kind)
+      << " count=" << count << " inplace=" << (inplace ? 1 : 0) << " rank=" << rank << " index=" << i << ": ";
+    s.precision(17);
+    return s;
+  };
+  for (std::size_t i = 0; i < n; ++i)
+    if (!close(kind, P, expected[i], got[i])) {
+      std::ostringstream s = where(i);
+      s << "expected " << expected[i] << ", got " << got[i];
+      fail(s.str());
+    }
+  if (!inplace)
+    for (std::size_t i = 0; i < in.size(); ++i)
+      if (send[i] != in[i]) {
+        std::ostringstream s = where(i);
+        s << "send buffer modified: expected " << in[i] << ", got " << send[i];
+        fail(s.str());
+      }
+}
+
+// `call` runs the collective on a communicator size the spec does not
+// admit; it must throw coll::Error naming the size.
+template <class Call>
+void checkRejected(coll::Comm& comm, Call call) {
+  const int P = comm.size();
+  const std::string want = "communicator size " + std::to_string(P);
+  try {
+    call(comm);
+  } catch (const coll::Error& e) {
+    const std::string message = e.what();
+    if (message.find(want) == std::string::npos)
+      fail(std::string("FAIL ") + kName + " P=" + std::to_string(P) + " rejected with unexpected message: " + message);
+    if (comm.rank() == 0) std::cout << "PASS " << kName << " P=" << P << " rejected: " << message << std::endl;
+    return;
+  }
+  fail(std::string("FAIL ") + kName + " P=" + std::to_string(P) + " was not rejected");
+}
+
+// The whole program: every case on an admitted size, the rejection
+// otherwise, and one PASS line from rank 0 when every rank got through.
+template <class RunAll, class Reject>
+int checkMain(int argc, char** argv, RunAll runAll, Reject reject) {
+  MPI_Init(&argc, &argv);
+  {
+    int worldRank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &worldRank);
+    try {
+      coll::Comm comm{MPI_COMM_WORLD};
+      if (!collc::COLLC_CAT(COLLC_FN, _accepts)(comm.size())) {
+        checkRejected(comm, reject);
+      } else {
+        const int cases = runAll(comm);
+        MPI_Barrier(MPI_COMM_WORLD);  // no PASS line unless every rank got here
+        if (comm.rank() == 0) std::cout << "PASS " << kName << " P=" << comm.size() << " (" << cases << " cases)" << std::endl;
+      }
+    } catch (const coll::Error& e) {
+      fail(std::string("FAIL ") + kName + " rank=" + std::to_string(worldRank) + ": coll::Error: " + e.what());
+    }
+  }
+  MPI_Finalize();
+  return 0;
+}
+
+}  // namespace
