@@ -127,107 +127,78 @@ static Counterexample makeCounterexample(const SlotProgram &sp, int64_t step,
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Token lists per slot after the first `steps` steps. `held` is false once
-/// a combine handed the value on. Only the values a step moves are copied,
-/// so a replay costs about the number of tokens moved.
-struct Replay {
-  std::vector<std::vector<int64_t>> tokens;
-  std::vector<bool> held;
-
-  explicit Replay(const SlotProgram &sp, size_t steps = SIZE_MAX) {
-    tokens.resize(sp.numSlots);
-    held.assign(sp.initial.begin(), sp.initial.end());
-    for (int64_t s = 0; s < sp.numSlots; ++s)
-      if (sp.initial[s])
-        tokens[s] = {s};
-    for (size_t i = 0; i < std::min(steps, sp.steps.size()); ++i) {
-      const SlotStep &step = sp.steps[i];
-      std::vector<std::pair<int64_t, std::vector<int64_t>>> arriving;
-      std::vector<bool> receivedNow(sp.numSlots, false);
-      std::vector<int64_t> senders;
-      step.forEachMove([&](int64_t src, int64_t dst) {
-        arriving.push_back(
-            {dst, held[src] ? tokens[src] : std::vector<int64_t>{}});
-        receivedNow[dst] = true;
-        senders.push_back(src);
-      });
-      for (auto &[dst, value] : arriving) {
-        if (step.combines()) {
-          llvm::append_range(tokens[dst], value);
-        } else {
-          tokens[dst] = std::move(value);
-          held[dst] = true;
-        }
-      }
-      if (step.combines())
-        for (int64_t src : senders)
-          if (!receivedNow[src]) {
-            held[src] = false;
-            tokens[src].clear();
-          }
-    }
-  }
-};
-} // namespace
-
-/// The first copy that destroys the last copy of some token: a block that
-/// was still needed (every token is needed by every result of its part).
+/// A copy that destroyed the last copy of some token: a block that was
+/// still needed (every token is needed by every result of its part).
 struct Loss {
   int64_t step, slot, from, token;
   std::vector<int64_t> value, replacement;
 };
-static std::optional<Loss> firstLoss(const SlotProgram &sp) {
-  std::vector<std::vector<int64_t>> tokens(sp.numSlots);
-  std::vector<int64_t> holders(sp.initial.begin(), sp.initial.end());
-  std::vector<bool> held(sp.initial.begin(), sp.initial.end());
-  for (int64_t s = 0; s < sp.numSlots; ++s)
-    if (sp.initial[s])
-      tokens[s] = {s};
-  for (size_t i = 0; i < sp.steps.size(); ++i) {
-    const SlotStep &step = sp.steps[i];
-    std::vector<std::pair<int64_t, int64_t>> moves;
-    std::vector<std::vector<int64_t>> values;
-    std::vector<bool> receivedNow(sp.numSlots, false);
-    step.forEachMove([&](int64_t src, int64_t dst) {
-      moves.push_back({src, dst});
-      values.push_back(held[src] ? tokens[src] : std::vector<int64_t>{});
-      receivedNow[dst] = true;
-    });
-    std::vector<std::tuple<int64_t, int64_t, std::vector<int64_t>>> replaced;
-    for (size_t k = 0; k < moves.size(); ++k) {
-      auto [src, dst] = moves[k];
-      for (int64_t t : values[k])
-        ++holders[t];
-      if (step.combines()) {
-        llvm::append_range(tokens[dst], values[k]);
-        continue;
+
+/// The program run concretely on token lists, for explanations (and the
+/// exact path count of the general coverage proof): the tokens of each slot
+/// after the first `steps` steps, whether it is held (a combine hands the
+/// value on), and the first copy that lost a token altogether. Only the
+/// values a step moves are copied, so a replay costs about the number of
+/// tokens moved.
+struct Replay {
+  std::vector<std::vector<int64_t>> tokens;
+  std::vector<bool> held;
+  std::optional<Loss> loss;
+
+  explicit Replay(const SlotProgram &sp, size_t steps = SIZE_MAX) {
+    tokens.resize(sp.numSlots);
+    held.assign(sp.initial.begin(), sp.initial.end());
+    std::vector<int64_t> holders(sp.initial.begin(), sp.initial.end());
+    for (int64_t s = 0; s < sp.numSlots; ++s)
+      if (sp.initial[s])
+        tokens[s] = {s};
+    auto drop = [&](int64_t slot) {
+      for (int64_t t : tokens[slot])
+        --holders[t];
+    };
+    for (size_t i = 0; i < std::min(steps, sp.steps.size()); ++i) {
+      const SlotStep &step = sp.steps[i];
+      struct Arrival {
+        int64_t src, dst;
+        std::vector<int64_t> value;
+      };
+      std::vector<Arrival> arriving;
+      std::vector<bool> receivedNow(sp.numSlots, false);
+      step.forEachMove([&](int64_t src, int64_t dst) {
+        arriving.push_back(
+            {src, dst, held[src] ? tokens[src] : std::vector<int64_t>{}});
+        receivedNow[dst] = true;
+      });
+      std::vector<std::pair<const Arrival *, std::vector<int64_t>>> replaced;
+      for (const Arrival &a : arriving) {
+        for (int64_t t : a.value)
+          ++holders[t];
+        if (step.combines()) {
+          llvm::append_range(tokens[a.dst], a.value);
+          continue;
+        }
+        if (held[a.dst])
+          drop(a.dst);
+        replaced.push_back({&a, std::move(tokens[a.dst])});
+        tokens[a.dst] = a.value;
+        held[a.dst] = true;
       }
-      if (held[dst])
-        for (int64_t t : tokens[dst])
-          --holders[t];
-      replaced.push_back({dst, src, tokens[dst]});
-      tokens[dst] = values[k];
-      held[dst] = true;
+      if (step.combines())
+        for (const Arrival &a : arriving)
+          if (!receivedNow[a.src] && held[a.src]) {
+            drop(a.src);
+            tokens[a.src].clear();
+            held[a.src] = false;
+          }
+      for (auto &[a, old] : replaced)
+        for (int64_t t : std::set<int64_t>(old.begin(), old.end()))
+          if (!loss && holders[t] == 0)
+            loss =
+                Loss{static_cast<int64_t>(i), a->dst, a->src, t, old, a->value};
     }
-    if (step.combines())
-      for (auto [src, dst] : moves)
-        if (!receivedNow[src] && held[src]) {
-          for (int64_t t : tokens[src])
-            --holders[t];
-          tokens[src].clear();
-          held[src] = false;
-        }
-    for (auto &[dst, src, old] : replaced)
-      for (int64_t t : std::set<int64_t>(old.begin(), old.end()))
-        if (holders[t] == 0) {
-          size_t k = 0;
-          while (moves[k].second != dst)
-            ++k;
-          return Loss{static_cast<int64_t>(i), dst, src, t, old, values[k]};
-        }
   }
-  return std::nullopt;
-}
+};
+} // namespace
 
 /// Fills a coverage (and maybe ownership) counterexample for final slot
 /// `slot` and token `token` that Z3 found.
@@ -290,7 +261,7 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
   c.found = what + listText(replay.tokens[slot]);
   coverage.counterexample = c;
 
-  std::optional<Loss> loss = firstLoss(sp);
+  const std::optional<Loss> &loss = replay.loss;
   if (loss && ownership.verdict == Verdict::proven) {
     std::vector<int64_t> lost, replacement;
     for (int64_t t : loss->value)
@@ -481,6 +452,20 @@ struct SymbolicGroup {
 };
 } // namespace
 
+/// Ties a symbolic (step, from, to, vectors) to one of the program's group
+/// moves: one formula with the step symbolic instead of one per step.
+static z3::expr oneOfTheMoves(const SymbolicGroup &g, const SlotProgram &sp,
+                              const z3::expr &step, const z3::expr &from,
+                              const z3::expr &to, const z3::expr &vectors) {
+  z3::expr_vector table(g.ctx);
+  for (size_t s = 0; s < sp.steps.size(); ++s)
+    table.push_back(step == g.ctx.bv_val(static_cast<uint64_t>(s), 32) &&
+                    from == g.num(sp.steps[s].from) &&
+                    to == g.num(sp.steps[s].to) &&
+                    vectors == g.num(sp.steps[s].vectors));
+  return z3::mk_or(table);
+}
+
 /// Group level: each step is one permutation g = t_to t_from^-1 of the
 /// ranks. With the step's (from, to, vectors) symbolic over the program's
 /// table of moves and rank x symbolic: g maps [0, P) into [0, P), never
@@ -495,14 +480,9 @@ static void matchingOfMoves(z3::context &ctx, const SlotProgram &sp,
   }
   SymbolicGroup g(ctx, *sp.group, sp.ranks);
   z3::solver solver = makeSolver(ctx, options);
-  z3::expr from = ctx.bv_const("from", g.w), to = ctx.bv_const("to", g.w);
-  z3::expr step = ctx.bv_const("step", 32);
-  z3::expr_vector table(ctx);
-  for (size_t s = 0; s < sp.steps.size(); ++s)
-    table.push_back(step == ctx.bv_val(static_cast<uint64_t>(s), 32) &&
-                    from == g.num(sp.steps[s].from) &&
-                    to == g.num(sp.steps[s].to));
-  solver.add(z3::mk_or(table));
+  z3::expr from = ctx.bv_const("from", g.w), to = ctx.bv_const("to", g.w),
+           v = ctx.bv_const("v", g.w), step = ctx.bv_const("step", 32);
+  solver.add(oneOfTheMoves(g, sp, step, from, to, v));
   z3::expr x = ctx.bv_const("x", g.w), y = ctx.bv_const("y", g.w);
   solver.add(z3::ult(x, g.num(sp.ranks)) && z3::ult(y, g.num(sp.ranks)));
   auto dest = [&](const z3::expr &r) { return g.act(to, g.inverse(from, r)); };
@@ -557,10 +537,8 @@ void coll::verify::proveOwnership(z3::context &ctx, const SlotProgram &sp,
   z3::expr q = e.slotVar("q");
   solver.add(e.inDomain(q));
   z3::expr released = !e.initiallyHeld(q);
-  std::vector<z3::expr> releasedBefore;
   std::vector<z3::expr> badAt;
   for (const SlotStep &step : sp.steps) {
-    releasedBefore.push_back(released);
     z3::expr sends = e.sent(step, q), receives = e.received(step, q);
     z3::expr violation =
         released &&
@@ -611,6 +589,21 @@ void coll::verify::proveOwnership(z3::context &ctx, const SlotProgram &sp,
 // Coverage
 //===----------------------------------------------------------------------===//
 
+/// Where the final value of `slot` comes from at the end of the reduction:
+/// followed backwards through the copy steps, one fresh constant per step.
+static z3::expr backThroughCopies(Encoder &e, z3::solver &solver,
+                                  const z3::expr &slot,
+                                  const std::string &tag) {
+  const SlotProgram &sp = e.program;
+  z3::expr p = slot;
+  for (size_t s = sp.steps.size(); s-- > sp.firstCopyStep();) {
+    const SlotStep &step = sp.steps[s];
+    p = e.name(solver, tag,
+               z3::ite(e.received(step, p), e.sourceOf(step, p), p));
+  }
+  return p;
+}
+
 /// Reduce-then-copy programs: while combining, a token moves along one path
 /// (a combine hands the whole value on), so its place after the reduction
 /// is a function Fwd(t); while copying, a final slot's value comes from one
@@ -635,13 +628,7 @@ static void coverageReduceThenCopy(z3::context &ctx, const SlotProgram &sp,
                      z3::ite(e.sent(step, forward),
                              e.destinationOf(step, forward), forward));
   }
-  z3::expr backward = y;
-  for (size_t s = sp.steps.size(); s-- > firstCopy;) {
-    const SlotStep &step = sp.steps[s];
-    backward = e.name(solver, "bwd",
-                      z3::ite(e.received(step, backward),
-                              e.sourceOf(step, backward), backward));
-  }
+  z3::expr backward = backThroughCopies(e, solver, y, "bwd");
   z3::expr needed = e.needs(y, t);
   solver.add((needed && forward != backward) ||
              (!needed && forward == backward));
@@ -729,36 +716,19 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
       return;
   }
 
-  // No token twice: count paths into each final slot.
-  std::vector<int64_t> count(sp.initial.begin(), sp.initial.end());
-  std::vector<bool> held(sp.initial.begin(), sp.initial.end());
-  for (const SlotStep &step : sp.steps) {
-    std::vector<int64_t> before = count;
-    std::vector<bool> receivedNow(sp.numSlots, false);
-    step.forEachMove([&](int64_t src, int64_t dst) {
-      receivedNow[dst] = true;
-      count[dst] = step.combines() ? count[dst] + before[src] : before[src];
-      held[dst] = true;
-    });
-    if (step.combines())
-      step.forEachMove([&](int64_t src, int64_t) {
-        if (!receivedNow[src]) {
-          count[src] = 0;
-          held[src] = false;
-        }
-      });
-  }
+  // No token twice and none foreign: count the paths (tokens) into each
+  // final slot.
+  Replay replay(sp);
   for (int64_t slot = 0; slot < sp.numSlots; ++slot) {
     if (!sp.delivered[slot])
       continue;
     int64_t needed = 0;
     for (int64_t t = 0; t < sp.numSlots; ++t)
       needed += sp.needsToken(slot, t);
-    if (count[slot] == needed && held[slot])
+    const std::vector<int64_t> &have = replay.tokens[slot];
+    if (static_cast<int64_t>(have.size()) == needed && replay.held[slot])
       continue;
     // Some needed token is missing or a foreign one is there: find which.
-    Replay replay(sp);
-    std::vector<int64_t> &have = replay.tokens[slot];
     int64_t culprit = -1;
     for (int64_t t = 0; t < sp.numSlots && culprit < 0; ++t)
       if (sp.needsToken(slot, t) != llvm::is_contained(have, t))
@@ -779,15 +749,9 @@ static void partIndicesOfMoves(z3::context &ctx, const SlotProgram &sp,
   z3::solver solver = makeSolver(ctx, options);
   z3::expr from = ctx.bv_const("from", g.w), to = ctx.bv_const("to", g.w),
            v = ctx.bv_const("v", g.w), step = ctx.bv_const("step", 32);
-  z3::expr_vector table(ctx);
-  for (size_t s = 0; s < sp.steps.size(); ++s)
-    table.push_back(step == ctx.bv_val(static_cast<uint64_t>(s), 32) &&
-                    from == g.num(sp.steps[s].from) &&
-                    to == g.num(sp.steps[s].to) &&
-                    v == g.num(sp.steps[s].vectors));
-  if (table.empty())
+  if (sp.steps.empty())
     return;
-  solver.add(z3::mk_or(table));
+  solver.add(oneOfTheMoves(g, sp, step, from, to, v));
   z3::expr x = ctx.bv_const("x", g.w), i = ctx.bv_const("i", g.w),
            j = ctx.bv_const("j", g.w);
   solver.add(z3::ult(x, g.num(sp.ranks)) && z3::ult(i, v) && z3::ult(j, v));
@@ -870,15 +834,8 @@ static std::string identicalResults(z3::context &ctx, const SlotProgram &sp,
   solver.add(e.isDelivered(y1) && e.isDelivered(y2));
   if (!sp.groupLevel)
     solver.add(z3::udiv(y1, e.num(sp.ranks)) == z3::udiv(y2, e.num(sp.ranks)));
-  size_t firstCopy = sp.firstCopyStep();
-  z3::expr b1 = y1, b2 = y2;
-  for (size_t s = sp.steps.size(); s-- > firstCopy;) {
-    const SlotStep &step = sp.steps[s];
-    b1 = e.name(solver, "b1",
-                z3::ite(e.received(step, b1), e.sourceOf(step, b1), b1));
-    b2 = e.name(solver, "b2",
-                z3::ite(e.received(step, b2), e.sourceOf(step, b2), b2));
-  }
+  z3::expr b1 = backThroughCopies(e, solver, y1, "b1");
+  z3::expr b2 = backThroughCopies(e, solver, y2, "b2");
   solver.add(b1 != b2);
   std::string reason;
   switch (check(solver, reason)) {
