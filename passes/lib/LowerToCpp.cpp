@@ -143,50 +143,44 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
      << "                      \" is not allowed (requires "
      << spec.describeRanks() << ")\");\n";
   std::string group = cyclic ? "coll::CyclicGroup" : "coll::XorGroup";
-  std::string ws = "  coll::Workspace<" + type + ", " + group + "> ws(comm, " +
-                   group + "(P), ";
-  switch (kind) {
-  case CollectiveKind::reduce_scatter:
-    // Placement 0 ends with part x on rank x: the block MPI gives rank x.
-    // Part b lives in chunk group.position(b) of the work buffer (the xor
-    // group bit-reverses), so user blocks are placed there first.
+  std::string workspace = "coll::Workspace<" + type + ", " + group + ">";
+  if (kind == CollectiveKind::allreduce) {
+    os << "  " << workspace << " ws(comm, " << group
+       << "(P), send, recv, count);\n";
+    emitSchedule(spec, os);
+    os << "}\n\n";
+  } else {
+    // P blocks of `count`; part b lives in chunk group.position(b) of a work
+    // buffer (the xor group bit-reverses). Placement 0 is part x on rank x:
+    // reduce_scatter's result, allgather's input.
+    bool scatter = kind == CollectiveKind::reduce_scatter;
     os << "  const " << group << " group(P);\n"
        << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
-       << "  std::vector<" << type << "> work(total);\n"
-       << "  for (int b = 0; b < P && count > 0; ++b)\n"
-       << "    std::copy(send + b * count, send + (b + 1) * count,\n"
-       << "              work.data() + group.position(b) * count);\n"
-       << "  coll::Workspace<" << type << ", " << group
-       << "> ws(comm, group, work.data(), work.data(), total);\n";
+       << "  std::vector<" << type << "> work(total);\n";
+    if (scatter)
+      os << "  for (int b = 0; b < P && count > 0; ++b)\n"
+            "    std::copy(send + b * count, send + (b + 1) * count,\n"
+            "              work.data() + group.position(b) * count);\n";
+    else
+      os << "  if (count > 0)\n"
+            "    std::copy(send, send + count,\n"
+            "              work.data() + group.position(comm.rank()) * "
+            "count);\n";
+    os << "  " << workspace
+       << " ws(comm, group, work.data(), work.data(), total);\n";
     emitSchedule(spec, os);
-    os << "  const std::size_t mine = static_cast<std::size_t>("
-          "group.position(comm.rank())) * count;\n"
-          "  std::copy(work.data() + mine, work.data() + mine + count, "
-          "recv);\n";
-    break;
-  case CollectiveKind::allgather:
-    // Each rank's block is part x on rank x: placement 0; blocks go back
-    // to rank order at the end.
-    os << "  const " << group << " group(P);\n"
-       << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
-       << "  std::vector<" << type << "> work(total);\n"
-       << "  if (count > 0)\n"
-       << "    std::copy(send, send + count,\n"
-       << "              work.data() + group.position(comm.rank()) * count);\n"
-       << "  coll::Workspace<" << type << ", " << group
-       << "> ws(comm, group, work.data(), work.data(), total);\n";
-    emitSchedule(spec, os);
-    os << "  for (int b = 0; b < P && count > 0; ++b)\n"
-          "    std::copy(work.data() + group.position(b) * count,\n"
-          "              work.data() + (group.position(b) + 1) * count, "
-          "recv + b * count);\n";
-    break;
-  default:
-    os << ws << "send, recv, count);\n";
-    emitSchedule(spec, os);
-    break;
+    if (scatter)
+      os << "  const std::size_t mine = static_cast<std::size_t>("
+            "group.position(comm.rank())) * count;\n"
+            "  std::copy(work.data() + mine, work.data() + mine + count, "
+            "recv);\n";
+    else
+      os << "  for (int b = 0; b < P && count > 0; ++b)\n"
+            "    std::copy(work.data() + group.position(b) * count,\n"
+            "              work.data() + (group.position(b) + 1) * count, "
+            "recv + b * count);\n";
+    os << "}\n\n";
   }
-  os << "}\n\n";
 
   if (!hasOp)
     return;
@@ -196,8 +190,8 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
     os << "inline ";
   os << "void " << name << "(coll::Comm &comm, const " << type << " *send, "
      << type << " *recv, std::size_t count) {\n";
-  os << "  " << name << "(comm, send, recv, count, " << cppOperator(spec.getOp())
-     << "{});\n";
+  os << "  " << name << "(comm, send, recv, count, "
+     << cppOperator(spec.getOp()) << "{});\n";
   os << "}\n\n";
 }
 
