@@ -25,13 +25,8 @@ void runCase(coll::Comm& comm, OpKind kind, Op op, std::size_t count, bool inpla
 
 // Returns the number of cases run.
 int runAll(coll::Comm& comm) {
-  const int P = comm.size();
-  std::vector<std::size_t> counts = {0, 1, static_cast<std::size_t>(P - 1), 7, 1000, 65539};
-  std::sort(counts.begin(), counts.end());
-  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-
   int cases = 0;
-  for (std::size_t count : counts)
+  for (std::size_t count : caseCounts(comm.size()))
     for (bool inplace : {false, true}) {
       runCase<std::int64_t>(comm, OpKind::Sum, coll::Sum{}, count, inplace);
       runCase<std::int64_t>(comm, OpKind::Prod, coll::Prod{}, count, inplace);

@@ -99,6 +99,15 @@ bool close(OpKind op, int P, T expected, T got) {
   return expected == got;
 }
 
+// The counts every check runs: empty, single, below P (some parts empty),
+// small, and large and odd (parts of different sizes).
+std::vector<std::size_t> caseCounts(int P) {
+  std::vector<std::size_t> counts = {0, 1, static_cast<std::size_t>(P - 1), 7, 1000, 65539};
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  return counts;
+}
+
 // Compares the first `n` elements of `got` with `expected`, and unless the
 // call ran in place checks that `send` still equals `in`; a failure names
 // every parameter of the case.
