@@ -27,14 +27,14 @@ using namespace coll::verify;
 namespace {
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-/// Runs one family query ("is there a P and a step breaking it?").
+/// Runs one family query ("is there a P and a step breaking it?") and adds
+/// its time to the result.
 void settle(z3::solver &solver, PropertyResult &result) {
   std::string reason;
-  switch (check(solver, reason)) {
+  auto start = Clock::now();
+  Outcome outcome = check(solver, reason);
+  result.seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  switch (outcome) {
   case Outcome::unsat:
     result.verdict = Verdict::proven;
     return;
@@ -96,9 +96,7 @@ PropertyResult cyclicMoves(int64_t maxRanks, const VerifyOptions &options) {
   solver.add(dest(x) == x || (x != y && dest(x) == dest(y)) || dest(x) < 0 ||
              dest(x) >= P || sentPart != filedAs ||
              (i != j && sentPart == inverse(from + j, x)));
-  auto start = Clock::now();
   settle(solver, result);
-  result.seconds = secondsSince(start);
   result.scope = "all P in [2, " + std::to_string(maxRanks) + "]";
   return result;
 }
@@ -112,19 +110,13 @@ PropertyResult xorMoves(int64_t maxRanks, const VerifyOptions &options) {
   result.method = "Z3 (bit-vectors): for each P = 2^n, symbolic aligned "
                   "move, rank and vector index";
   result.verdict = Verdict::proven;
-  auto start = Clock::now();
   unsigned maxBits = llvm::Log2_64(static_cast<uint64_t>(maxRanks));
   for (unsigned n = 1; n <= maxBits && result.verdict == Verdict::proven; ++n) {
     z3::context ctx;
     z3::solver solver = makeSolver(ctx, options, "QF_BV");
     unsigned w = n + 3; // from + vectors and to + vectors never wrap
     auto num = [&](uint64_t v) { return ctx.bv_val(v, w); };
-    auto reverse = [&](const z3::expr &k) {
-      z3::expr r = k.extract(0, 0);
-      for (unsigned b = 1; b < n; ++b)
-        r = z3::concat(r, k.extract(b, b));
-      return z3::zext(r, w - n);
-    };
+    auto reverse = [&](const z3::expr &k) { return reverseBits(k, n, w); };
     z3::expr P = num(uint64_t(1) << n);
     z3::expr from = ctx.bv_const("from", w), to = ctx.bv_const("to", w),
              v = ctx.bv_const("vectors", w), a = ctx.bv_const("a", w),
@@ -148,7 +140,6 @@ PropertyResult xorMoves(int64_t maxRanks, const VerifyOptions &options) {
                (i != j && sentPart == (x ^ reverse(from + j))));
     settle(solver, result);
   }
-  result.seconds = secondsSince(start);
   result.scope =
       "all P = 2^n in [2, " + std::to_string(int64_t(1) << maxBits) + "]";
   return result;
@@ -217,9 +208,7 @@ std::vector<PropertyResult> linearSchedule(int64_t maxRanks,
                ring.copiedAway(zero, q) != ring.reducedAway(last, q) ||
                copyNext != ring.copiedAway(j + 1, q) ||
                (ring.copiedAway(j, q) && q == ring.copySource(j)));
-    auto start = Clock::now();
     settle(solver, r);
-    r.seconds = secondsSince(start);
     r.scope = scope;
     results.push_back(r);
   }
@@ -244,9 +233,7 @@ std::vector<PropertyResult> linearSchedule(int64_t maxRanks,
                ring.tokenAt(last, c) != ring.origin(zero, k) ||
                // every final slot copies the same placement
                ring.origin(zero, k) != ring.origin(zero, c));
-    auto start = Clock::now();
     settle(solver, r);
-    r.seconds = secondsSince(start);
     r.scope = scope;
     results.push_back(r);
     if (r.verdict == Verdict::proven) {

@@ -27,6 +27,14 @@ z3::solver coll::verify::makeSolver(z3::context &ctx,
   return solver;
 }
 
+z3::expr coll::verify::reverseBits(const z3::expr &k, unsigned bits,
+                                   unsigned width) {
+  z3::expr r = k.extract(0, 0);
+  for (unsigned b = 1; b < bits; ++b)
+    r = z3::concat(r, k.extract(b, b));
+  return z3::zext(r, width - bits);
+}
+
 static std::string setText(std::vector<int64_t> values) {
   std::sort(values.begin(), values.end());
   std::string text = "{";
@@ -429,12 +437,7 @@ struct SymbolicGroup {
     return ctx.bv_val(static_cast<uint64_t>(v), w);
   }
   z3::expr reverse(const z3::expr &k) const {
-    if (bits == 0)
-      return num(0);
-    z3::expr r = k.extract(0, 0);
-    for (unsigned b = 1; b < bits; ++b)
-      r = z3::concat(r, k.extract(b, b));
-    return z3::zext(r, w - bits);
+    return bits == 0 ? num(0) : reverseBits(k, bits, w);
   }
   /// t_k(x) for k, x in [0, P).
   z3::expr act(const z3::expr &k, const z3::expr &x) const {

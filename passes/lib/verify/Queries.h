@@ -22,6 +22,10 @@ void proveOperatorLegality(z3::context &ctx, const SlotProgram &sp,
                            const VerifyOptions &options,
                            PropertyResult &result);
 
+/// The low `bits` (>= 1) bits of `k` in reverse order, zero-extended to
+/// `width`: the xor group's bitreverse.
+z3::expr reverseBits(const z3::expr &k, unsigned bits, unsigned width);
+
 /// z3::solver for one query, with the options' timeout.
 z3::solver makeSolver(z3::context &ctx, const VerifyOptions &options,
                       const char *logic = "QF_BV");
