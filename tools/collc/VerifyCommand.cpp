@@ -88,11 +88,9 @@ public:
     llvm::outs() << "  " << llvm::left_justify("P = " + std::to_string(P), 9);
     for (size_t i = 0; i < rs.size(); ++i) {
       const PropertyResult &r = rs[i];
-      bool skipped = r.verdict == Verdict::notProven &&
-                     r.note.find("not checked") != std::string::npos;
       llvm::outs() << (i ? " | " : "") << propertyName(r.property) << " "
-                   << (skipped ? "not checked" : verdictName(r.verdict));
-      if (skipped)
+                   << (r.skipped ? "not checked" : verdictName(r.verdict));
+      if (r.skipped)
         continue;
       if (r.method == "family proof")
         llvm::outs() << " (all P)";
@@ -166,8 +164,7 @@ private:
       llvm::outs() << "    " << propertyName(r.property)
                    << " violated: " << describeCounterexample(*r.counterexample)
                    << "\n";
-    else if (r.verdict == Verdict::notProven &&
-             r.note.find("not checked") == std::string::npos)
+    else if (r.verdict == Verdict::notProven && !r.skipped)
       llvm::outs() << "    " << propertyName(r.property)
                    << " not proven: " << r.note << "\n";
   }

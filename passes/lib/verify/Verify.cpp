@@ -64,6 +64,7 @@ std::vector<PropertyResult> coll::verifyProgram(ProgramOp program,
   };
   auto skip = [](PropertyResult &r, const char *because) {
     r.verdict = Verdict::notProven;
+    r.skipped = true;
     r.note = std::string("not checked: ") + because + " is violated";
   };
 

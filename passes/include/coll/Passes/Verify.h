@@ -50,6 +50,9 @@ struct PropertyResult {
   /// every rank gets a bitwise-identical result).
   std::string note;
   std::optional<Counterexample> counterexample;
+  /// Not checked because an earlier property is violated (verdict
+  /// notProven, the note says which).
+  bool skipped = false;
 };
 
 struct VerifyOptions {
