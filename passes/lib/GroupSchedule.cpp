@@ -4,6 +4,8 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+
 using namespace coll;
 using llvm::ArrayRef;
 
@@ -43,6 +45,14 @@ int64_t GroupAlgebra::inverse(int64_t k, int64_t x) const {
 
 int64_t GroupAlgebra::chunkOfPart(int64_t part) const {
   return kind == GroupKind::cyclic ? part : reverseBits(part);
+}
+
+std::optional<int64_t> coll::repeatedPart(std::vector<int64_t> parts) {
+  std::sort(parts.begin(), parts.end());
+  auto it = std::adjacent_find(parts.begin(), parts.end());
+  if (it == parts.end())
+    return std::nullopt;
+  return *it;
 }
 
 std::vector<Transfer> coll::transfersOfMove(const GroupAlgebra &group,

@@ -107,18 +107,13 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
                            " receives two messages in one step (from " +
                            std::to_string(it->second) + " and " +
                            std::to_string(t.src) + ")");
-    auto twice = [](std::vector<int64_t> list) -> std::optional<int64_t> {
-      llvm::sort(list);
-      auto it = std::adjacent_find(list.begin(), list.end());
-      return it == list.end() ? std::nullopt : std::optional<int64_t>(*it);
-    };
-    if (std::optional<int64_t> part = twice(t.sent))
+    if (std::optional<int64_t> part = repeatedPart(t.sent))
       return violation("matching", t.src, *part,
                        "rank " + std::to_string(t.src) + " sends part " +
                            std::to_string(*part) +
                            " twice in one message to rank " +
                            std::to_string(t.dst));
-    if (std::optional<int64_t> part = twice(t.received))
+    if (std::optional<int64_t> part = repeatedPart(t.received))
       return violation("matching", t.dst, *part,
                        "rank " + std::to_string(t.dst) +
                            " takes two parts of rank " + std::to_string(t.src) +

@@ -295,16 +295,6 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
 // Matching
 //===----------------------------------------------------------------------===//
 
-/// A value that occurs twice in `list`.
-static std::optional<int64_t> repeated(const std::vector<int64_t> &list) {
-  std::vector<int64_t> sorted = list;
-  std::sort(sorted.begin(), sorted.end());
-  auto it = std::adjacent_find(sorted.begin(), sorted.end());
-  if (it == sorted.end())
-    return std::nullopt;
-  return *it;
-}
-
 /// Rank level: for a symbolic rank x and each step, Z3 counts the
 /// transfers x sends and receives; a violation is a step where x sends or
 /// receives two messages, or receives a different number of parts than its
@@ -331,9 +321,9 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
     for (const Transfer &t : step) {
       sends = sends + z3::ite(x == num(t.src), num(1), num(0));
       receives = receives + z3::ite(x == num(t.dst), num(1), num(0));
-      if (t.sent.size() != t.received.size() || repeated(t.received))
+      if (t.sent.size() != t.received.size() || repeatedPart(t.received))
         malformed.push_back(x == num(t.dst));
-      if (repeated(t.sent))
+      if (repeatedPart(t.sent))
         malformed.push_back(x == num(t.src));
     }
     z3::expr indicator =
@@ -355,14 +345,14 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
   for (const Transfer &t : sp.transfers[s]) {
     if (t.src == rank) {
       to.push_back(t.dst);
-      if (repeated(t.sent))
+      if (repeatedPart(t.sent))
         sentTwice = &t;
     }
     if (t.dst == rank) {
       from.push_back(t.src);
       if (t.sent.size() != t.received.size())
         uneven = &t;
-      else if (repeated(t.received))
+      else if (repeatedPart(t.received))
         filedTwice = &t;
     }
   }
@@ -387,7 +377,7 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
     c.expected = "one message to rank " + std::to_string(rank);
     c.found = std::to_string(from.size());
   } else if (sentTwice) {
-    int64_t part = *repeated(sentTwice->sent);
+    int64_t part = *repeatedPart(sentTwice->sent);
     c = makeCounterexample(
         sp, s, rank, part,
         "rank " + std::to_string(rank) + " sends part " + std::to_string(part) +
@@ -395,7 +385,7 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
     c.expected = "every part at most once per message";
     c.found = "part " + std::to_string(part) + " twice";
   } else if (filedTwice) {
-    int64_t part = *repeated(filedTwice->received);
+    int64_t part = *repeatedPart(filedTwice->received);
     c = makeCounterexample(
         sp, s, rank, part,
         "rank " + std::to_string(rank) + " takes two parts of rank " +

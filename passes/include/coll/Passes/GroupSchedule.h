@@ -12,6 +12,7 @@
 #include "coll/Dialect/CollOps.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace coll {
@@ -51,6 +52,9 @@ struct Transfer {
   int64_t src, dst;
   std::vector<int64_t> sent, received;
 };
+
+/// A part named twice in one list of a transfer (a malformed message).
+std::optional<int64_t> repeatedPart(std::vector<int64_t> parts);
 
 /// The per-rank transfers of one group-level move: rank x sends the parts
 /// of placements from+i to t_to(t_from^-1(x)).
