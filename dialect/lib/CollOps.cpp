@@ -13,8 +13,13 @@ using namespace coll;
 // CollectiveOp
 //===----------------------------------------------------------------------===//
 
+bool CollectiveOp::isTree() { return isTreeSchedule(getSchedule()); }
+
 bool CollectiveOp::acceptsRanks(int64_t ranks) {
   if (ranks < 1)
+    return false;
+  if (std::optional<uint64_t> root = getRoot();
+      root && ranks <= static_cast<int64_t>(*root))
     return false;
   if (std::optional<uint64_t> fixed = getNumRanks())
     return ranks == static_cast<int64_t>(*fixed);
@@ -26,20 +31,20 @@ bool CollectiveOp::acceptsRanks(int64_t ranks) {
 std::string CollectiveOp::describeRanks() {
   if (std::optional<uint64_t> fixed = getNumRanks())
     return "P == " + std::to_string(*fixed);
-  if (getRankConstraint() == RankConstraint::power_of_two)
-    return "P == 2^k";
-  return "P >= 1";
+  std::string text = getRankConstraint() == RankConstraint::power_of_two
+                         ? "P == 2^k"
+                         : "";
+  // A root k needs at least k + 1 ranks.
+  int64_t atLeast = getRoot() ? static_cast<int64_t>(*getRoot()) + 1 : 1;
+  if (atLeast > 1 || text.empty())
+    text += (text.empty() ? "" : ", ") + std::string("P >= ") +
+            std::to_string(atLeast);
+  return text;
 }
 
 LogicalResult CollectiveOp::verify() {
   CollectiveKind kind = getKind();
-  if (kind != CollectiveKind::allreduce &&
-      kind != CollectiveKind::reduce_scatter &&
-      kind != CollectiveKind::allgather)
-    return emitOpError("collectives of kind ")
-           << stringifyCollectiveKind(kind)
-           << " are not supported at the spec level yet; write their step "
-              "programs (coll.program) instead";
+  StringRef kindName = stringifyCollectiveKind(kind);
   if (std::optional<uint64_t> fixed = getNumRanks()) {
     if (static_cast<int64_t>(*fixed) < 1)
       return emitOpError("rank count must be at least 1, got ")
@@ -54,6 +59,60 @@ LogicalResult CollectiveOp::verify() {
       return emitOpError("element type must be an integer or float type, got ")
              << *type;
   }
+
+  // Which kinds a schedule serves.
+  if (isTree()) {
+    if (getGroup())
+      return emitOpError("a tree schedule (")
+             << stringifyScheduleKind(getSchedule()) << ") takes no group";
+    if (kind == CollectiveKind::reduce_scatter ||
+        kind == CollectiveKind::allgather)
+      return emitOpError("tree schedules serve allreduce, broadcast, reduce, "
+                         "gather and scatter, not ")
+             << kindName;
+  } else {
+    if (!getGroup())
+      return emitOpError("schedule ")
+             << stringifyScheduleKind(getSchedule()) << " needs a group";
+    if (kind != CollectiveKind::allreduce &&
+        kind != CollectiveKind::reduce_scatter &&
+        kind != CollectiveKind::allgather)
+      return emitOpError("group schedules serve allreduce, reduce_scatter and "
+                         "allgather, not ")
+             << kindName << "; use a tree";
+  }
+
+  if (isRooted(kind) != getRoot().has_value())
+    return isRooted(kind)
+               ? emitOpError("of kind ") << kindName << " needs a root rank"
+               : emitOpError("a root is only for broadcast, reduce, gather "
+                             "and scatter, not ")
+                     << kindName;
+  if (std::optional<uint64_t> root = getRoot()) {
+    if (static_cast<int64_t>(*root) < 0)
+      return emitOpError("root must be a rank >= 0, got ")
+             << static_cast<int64_t>(*root);
+    if (std::optional<uint64_t> fixed = getNumRanks(); fixed && *root >= *fixed)
+      return emitOpError("root ")
+             << *root << " is not a rank in [0, " << *fixed << ")";
+  }
+
+  bool hierarchical = getSchedule() == ScheduleKind::hierarchical;
+  if (hierarchical != (getArity().has_value() && getFlatBelow().has_value()) ||
+      (!hierarchical && (getArity() || getFlatBelow())))
+    return emitOpError(hierarchical ? "a hierarchical tree needs arity and "
+                                      "flat_below"
+                                    : "arity and flat_below are only for the "
+                                      "hierarchical tree");
+  if (hierarchical) {
+    if (static_cast<int64_t>(*getArity()) < 2)
+      return emitOpError("tree arity must be at least 2, got ")
+             << static_cast<int64_t>(*getArity());
+    if (static_cast<int64_t>(*getFlatBelow()) < 0)
+      return emitOpError("flat_below must be >= 0, got ")
+             << static_cast<int64_t>(*getFlatBelow());
+  }
+
   if (getGroup() == GroupKind::xor_) {
     if (std::optional<uint64_t> fixed = getNumRanks()) {
       if (!llvm::isPowerOf2_64(*fixed))
@@ -65,11 +124,11 @@ LogicalResult CollectiveOp::verify() {
                          "constrain the ranks with `where P == 2^k`");
     }
   }
+  if (getSchedule() != ScheduleKind::butterfly && getButterflyR() != 0)
+    return emitOpError("only the butterfly schedule takes a parameter r");
   if (getButterflyR() != 0)
     return emitOpError("butterfly(r = ")
            << getButterflyR() << ") is not supported yet; use r = 0";
-  if (getSchedule() != ScheduleKind::butterfly && getButterflyR() != 0)
-    return emitOpError("only the butterfly schedule takes a parameter r");
   return success();
 }
 
@@ -80,8 +139,10 @@ LogicalResult CollectiveOp::verify() {
 bool ProgramOp::startsWith(int64_t rank, int64_t part) {
   switch (getKind()) {
   case CollectiveKind::allgather:
+  case CollectiveKind::gather: // each rank brings its own block
     return rank == part;
   case CollectiveKind::broadcast:
+  case CollectiveKind::scatter: // the root brings every part
     return rank == static_cast<int64_t>(*getRoot());
   default:
     return true;
@@ -91,8 +152,10 @@ bool ProgramOp::startsWith(int64_t rank, int64_t part) {
 bool ProgramOp::delivers(int64_t rank, int64_t part) {
   switch (getKind()) {
   case CollectiveKind::reduce_scatter:
+  case CollectiveKind::scatter: // rank b keeps block b
     return rank == part;
   case CollectiveKind::reduce:
+  case CollectiveKind::gather:
     return rank == static_cast<int64_t>(*getRoot());
   default:
     return true;
@@ -100,16 +163,20 @@ bool ProgramOp::delivers(int64_t rank, int64_t part) {
 }
 
 bool ProgramOp::reduces() {
-  return getKind() != CollectiveKind::allgather &&
-         getKind() != CollectiveKind::broadcast;
+  CollectiveKind kind = getKind();
+  return kind == CollectiveKind::allreduce ||
+         kind == CollectiveKind::reduce_scatter ||
+         kind == CollectiveKind::reduce;
 }
 
 bool ProgramOp::expects(int64_t rank, int64_t part, int64_t fromRank,
                         int64_t fromPart) {
   switch (getKind()) {
   case CollectiveKind::allgather: // rank `part`'s own block
+  case CollectiveKind::gather:
     return fromPart == part && fromRank == part;
   case CollectiveKind::broadcast:
+  case CollectiveKind::scatter:
     return fromPart == part && fromRank == static_cast<int64_t>(*getRoot());
   default: // a reduction: every contribution to this part
     return fromPart == part && startsWith(fromRank, fromPart);
@@ -123,12 +190,11 @@ LogicalResult ProgramOp::verify() {
   if (static_cast<int64_t>(getNumParts()) < 1)
     return emitOpError("needs at least one part");
   CollectiveKind kind = getKind();
-  bool rooted =
-      kind == CollectiveKind::broadcast || kind == CollectiveKind::reduce;
+  bool rooted = isRooted(kind);
   if (rooted != getRoot().has_value())
     return emitOpError(rooted ? "of kind "
-                              : "a root is only for broadcast "
-                                "and reduce, not ")
+                              : "a root is only for broadcast, reduce, "
+                                "gather and scatter, not ")
            << stringifyCollectiveKind(kind)
            << (rooted ? " needs a root rank" : "");
   if (rooted && (static_cast<int64_t>(*getRoot()) < 0 ||
@@ -140,7 +206,8 @@ LogicalResult ProgramOp::verify() {
     return emitOpError("group xor needs a power-of-two rank count, got ")
            << ranks;
   if ((kind == CollectiveKind::reduce_scatter ||
-       kind == CollectiveKind::allgather) &&
+       kind == CollectiveKind::allgather || kind == CollectiveKind::gather ||
+       kind == CollectiveKind::scatter) &&
       static_cast<int64_t>(getNumParts()) != ranks)
     return emitOpError("of kind ")
            << stringifyCollectiveKind(kind)

@@ -46,6 +46,13 @@ struct Declaration {
   llvm::SMLoc scheduleLoc;
   std::optional<ScheduleKind> schedule;
   int64_t butterflyR = 0;
+
+  // `tree flat | binomial | arity(k) [flat_below(t)]` sets the schedule.
+  llvm::SMLoc treeLoc;
+  std::optional<int64_t> arity, flatBelow;
+
+  llvm::SMLoc rootLoc, rootValueLoc;
+  std::optional<int64_t> root;
 };
 
 class Parser {
@@ -113,7 +120,13 @@ private:
   LogicalResult parseRanks(Declaration &decl);
   LogicalResult parseGroup(Declaration &decl);
   LogicalResult parseSchedule(Declaration &decl);
+  LogicalResult parseTree(Declaration &decl);
+  LogicalResult parseRoot(Declaration &decl);
+  LogicalResult parseParenthesizedInteger(int64_t &value, int64_t atLeast,
+                                          llvm::StringRef what);
   LogicalResult finish(Declaration &decl, llvm::SMLoc closeLoc);
+  LogicalResult finishTree(Declaration &decl, llvm::SMLoc closeLoc);
+  void build(const Declaration &decl);
 
   std::optional<Type> parseElementType(llvm::StringRef word);
 
@@ -160,15 +173,9 @@ LogicalResult Parser::parseCollective() {
   std::optional<CollectiveKind> kind = symbolizeCollectiveKind(tok.spelling);
   if (!kind)
     return error(tok.loc, "unknown collective kind '" + tok.spelling +
-                              "'; expected allreduce, reduce_scatter or "
-                              "allgather");
-  if (*kind != CollectiveKind::allreduce &&
-      *kind != CollectiveKind::reduce_scatter &&
-      *kind != CollectiveKind::allgather)
-    return error(tok.loc, "collective kind '" + tok.spelling +
-                              "' is not available in .coll files yet; "
-                              "expected allreduce, reduce_scatter or "
-                              "allgather");
+                              "'; expected allreduce, reduce_scatter, "
+                              "allgather, broadcast, reduce, gather or "
+                              "scatter");
   decl.kind = *kind;
   consume();
   if (tok.is(Token::less) && failed(parseKindArguments(decl)))
@@ -224,8 +231,10 @@ LogicalResult Parser::parseKindArguments(Declaration &decl) {
                               "u32, u64, f32 or f64");
   decl.elementType = *type;
   consume();
-  // allgather moves data without reducing it: no operator.
-  if (decl.kind == CollectiveKind::allgather)
+  // Kinds that move data without reducing it take no operator.
+  if (decl.kind != CollectiveKind::allreduce &&
+      decl.kind != CollectiveKind::reduce_scatter &&
+      decl.kind != CollectiveKind::reduce)
     return expect(Token::greater);
   if (failed(expect(Token::comma)))
     return failure();
@@ -242,7 +251,7 @@ LogicalResult Parser::parseKindArguments(Declaration &decl) {
 
 LogicalResult Parser::parseStatement(Declaration &decl) {
   if (!tok.is(Token::identifier))
-    return unexpected("a statement (ranks, group or schedule)");
+    return unexpected("a statement (ranks, group, schedule, tree or root)");
   llvm::StringRef word = tok.spelling;
   auto duplicate = [&](llvm::SMLoc previous) -> LogicalResult {
     if (!previous.isValid())
@@ -268,8 +277,19 @@ LogicalResult Parser::parseStatement(Declaration &decl) {
       return failure();
     return parseSchedule(decl);
   }
+  if (word == "tree") {
+    if (failed(duplicate(decl.treeLoc)))
+      return failure();
+    return parseTree(decl);
+  }
+  if (word == "root") {
+    if (failed(duplicate(decl.rootLoc)))
+      return failure();
+    return parseRoot(decl);
+  }
   return error(tok.loc, "unknown statement '" + word +
-                            "'; expected ranks, group or schedule");
+                            "'; expected ranks, group, schedule, tree or "
+                            "root");
 }
 
 LogicalResult Parser::parseRanks(Declaration &decl) {
@@ -360,6 +380,9 @@ LogicalResult Parser::parseSchedule(Declaration &decl) {
   if (!tok.is(Token::identifier))
     return unexpected("a schedule");
   std::optional<ScheduleKind> schedule = symbolizeScheduleKind(tok.spelling);
+  if (schedule && isTreeSchedule(*schedule))
+    return error(tok.loc, "'" + tok.spelling + "' is a tree; write 'tree " +
+                              tok.spelling + ";' instead of a schedule");
   if (!schedule)
     return error(tok.loc, "unknown schedule '" + tok.spelling +
                               "'; expected linear or butterfly");
@@ -390,7 +413,88 @@ LogicalResult Parser::parseSchedule(Declaration &decl) {
   return expectSemicolon(last, "the schedule statement");
 }
 
+LogicalResult Parser::parseParenthesizedInteger(int64_t &value,
+                                                int64_t atLeast,
+                                                llvm::StringRef what) {
+  if (failed(expect(Token::l_paren)))
+    return failure();
+  llvm::SMLoc valueLoc = tok.loc;
+  if (failed(parseInteger(value)))
+    return failure();
+  if (value < atLeast)
+    return error(valueLoc, what + " must be at least " + llvm::Twine(atLeast) +
+                               ", got " + llvm::Twine(value));
+  return expect(Token::r_paren);
+}
+
+LogicalResult Parser::parseTree(Declaration &decl) {
+  decl.treeLoc = tok.loc;
+  consume();
+  if (!tok.is(Token::identifier))
+    return unexpected("a tree (flat, binomial or arity(k))");
+  Token last = tok;
+  if (tok.spelling == "flat" || tok.spelling == "binomial") {
+    decl.schedule = tok.spelling == "flat" ? ScheduleKind::flat
+                                           : ScheduleKind::binomial;
+    consume();
+    return expectSemicolon(last, "the tree statement");
+  }
+  if (tok.spelling != "arity")
+    return error(tok.loc, "unknown tree '" + tok.spelling +
+                              "'; expected flat, binomial or arity(k)");
+  decl.schedule = ScheduleKind::hierarchical;
+  consume();
+  int64_t arity, flatBelow = 16; // HPX's default threshold (seeds/000)
+  if (failed(parseParenthesizedInteger(arity, 2, "tree arity")))
+    return failure();
+  if (tok.isKeyword("flat_below")) {
+    consume();
+    if (failed(parseParenthesizedInteger(flatBelow, 0, "flat_below")))
+      return failure();
+  }
+  decl.arity = arity;
+  decl.flatBelow = flatBelow;
+  if (tok.is(Token::semicolon)) {
+    consume();
+    return success();
+  }
+  if (tok.is(Token::identifier))
+    return error(tok.loc, "unknown tree parameter '" + tok.spelling +
+                              "'; expected flat_below(t)");
+  return error(tok.loc, "expected ';' after the tree statement");
+}
+
+LogicalResult Parser::parseRoot(Declaration &decl) {
+  decl.rootLoc = tok.loc;
+  consume();
+  if (failed(expect(Token::equal)))
+    return failure();
+  decl.rootValueLoc = tok.loc;
+  Token last = tok;
+  int64_t root;
+  if (failed(parseInteger(root)))
+    return failure();
+  decl.root = root;
+  return expectSemicolon(last, "the root statement");
+}
+
 LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
+  bool rooted = isRooted(decl.kind);
+  if (rooted && !decl.root)
+    return error(closeLoc, "collective '" + decl.name + "' of kind " +
+                               stringifyCollectiveKind(decl.kind) +
+                               " needs a 'root = k' statement");
+  if (!rooted && decl.root)
+    return error(decl.rootLoc, "a root is only for broadcast, reduce, gather "
+                               "and scatter, not " +
+                                   stringifyCollectiveKind(decl.kind));
+  if (decl.treeLoc.isValid())
+    return finishTree(decl, closeLoc);
+  if (rooted)
+    return error(closeLoc, "collective '" + decl.name + "' of kind " +
+                               stringifyCollectiveKind(decl.kind) +
+                               " needs a 'tree' statement (flat, binomial or "
+                               "arity(k))");
   if (!decl.group)
     return error(closeLoc, "collective '" + decl.name +
                                "' needs a 'group' statement");
@@ -430,22 +534,59 @@ LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
                        decl.rankVar + " where " + decl.rankVar + " == 2^k;'");
   }
 
+  build(decl);
+  return success();
+}
+
+LogicalResult Parser::finishTree(Declaration &decl, llvm::SMLoc closeLoc) {
+  for (llvm::SMLoc other : {decl.groupLoc, decl.scheduleLoc}) {
+    if (!other.isValid())
+      continue;
+    InFlightDiagnostic diag =
+        error(other, "a collective takes either a 'tree' or a 'group' and "
+                     "'schedule', not both");
+    diag.attachNote(loc(decl.treeLoc)) << "the tree is here";
+    return diag;
+  }
+  if (decl.kind == CollectiveKind::reduce_scatter ||
+      decl.kind == CollectiveKind::allgather)
+    return error(decl.treeLoc,
+                 "tree schedules serve allreduce, broadcast, reduce, gather "
+                 "and scatter, not " +
+                     stringifyCollectiveKind(decl.kind) +
+                     "; use a group schedule");
+  if (!decl.ranksLoc.isValid())
+    return error(closeLoc, "collective '" + decl.name +
+                               "' needs a 'ranks' statement");
+  if (decl.root && decl.fixedRanks && *decl.root >= *decl.fixedRanks) {
+    InFlightDiagnostic diag =
+        error(decl.rootValueLoc, "root " + llvm::Twine(*decl.root) +
+                                     " is not a rank in [0, " +
+                                     llvm::Twine(*decl.fixedRanks) + ")");
+    diag.attachNote(loc(decl.ranksLoc)) << "rank count declared here";
+    return diag;
+  }
+  build(decl);
+  return success();
+}
+
+void Parser::build(const Declaration &decl) {
   MLIRContext *ctx = context;
-  IntegerAttr numRanks;
-  if (decl.fixedRanks)
-    numRanks = builder.getI64IntegerAttr(*decl.fixedRanks);
+  auto optionalInt = [&](std::optional<int64_t> value) {
+    return value ? builder.getI64IntegerAttr(*value) : IntegerAttr();
+  };
   builder.create<CollectiveOp>(
       loc(decl.nameLoc), builder.getStringAttr(decl.name),
       CollectiveKindAttr::get(ctx, decl.kind),
       decl.elementType ? TypeAttr::get(decl.elementType) : TypeAttr(),
-      ReduceOpAttr::get(ctx, decl.op), numRanks,
+      ReduceOpAttr::get(ctx, decl.op), optionalInt(decl.fixedRanks),
       RankConstraintAttr::get(ctx, decl.powerOfTwo
                                        ? RankConstraint::power_of_two
                                        : RankConstraint::any),
-      GroupKindAttr::get(ctx, *decl.group),
+      decl.group ? GroupKindAttr::get(ctx, *decl.group) : GroupKindAttr(),
       ScheduleKindAttr::get(ctx, *decl.schedule),
-      builder.getI64IntegerAttr(decl.butterflyR));
-  return success();
+      builder.getI64IntegerAttr(decl.butterflyR), optionalInt(decl.root),
+      optionalInt(decl.arity), optionalInt(decl.flatBelow));
 }
 
 OwningOpRef<ModuleOp> coll::parseCollFile(llvm::SourceMgr &sourceMgr,

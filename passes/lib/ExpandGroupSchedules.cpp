@@ -2,6 +2,7 @@
 #include "coll/Passes/GroupSchedule.h"
 #include "coll/Passes/Lowering.h"
 #include "coll/Passes/Passes.h"
+#include "coll/Passes/TreeSchedule.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -15,8 +16,10 @@ using namespace coll;
 
 ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
                                  OpBuilder &builder, bool withTransfers) {
+  if (spec.isTree())
+    return expandTreeCollective(spec, P, builder);
   MLIRContext *ctx = builder.getContext();
-  GroupAlgebra group(spec.getGroup(), P);
+  GroupAlgebra group(*spec.getGroup(), P);
   SmallVector<int64_t> chunkOfPart;
   bool identityLayout = true;
   for (int64_t b = 0; b < P; ++b) {
@@ -59,11 +62,13 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
   return program;
 }
 
-LogicalResult coll::expandAllCollectives(ModuleOp module, int64_t ranks,
-                                         StringRef ranksHint,
-                                         bool withTransfers) {
+LogicalResult coll::expandAllCollectives(
+    ModuleOp module, int64_t ranks, StringRef ranksHint, bool withTransfers,
+    const std::function<bool(CollectiveOp)> &select) {
   SmallVector<CollectiveOp> specs(module.getOps<CollectiveOp>());
   for (CollectiveOp spec : specs) {
+    if (select && !select(spec))
+      continue;
     // A fixed rank count is part of the spec; `ranks` fills in a symbolic one.
     int64_t P = ranks;
     if (std::optional<uint64_t> fixed = spec.getNumRanks())
@@ -89,8 +94,9 @@ struct ExpandGroupSchedulesPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(expandAllCollectives(getOperation(), ranks, "ranks=N",
-                                     !compact)))
+    if (failed(expandAllCollectives(
+            getOperation(), ranks, "ranks=N", !compact,
+            [](CollectiveOp spec) { return !spec.isTree(); })))
       signalPassFailure();
   }
 };

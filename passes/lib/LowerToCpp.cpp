@@ -5,10 +5,13 @@
 // size the spec admits and its size does not grow with P. The loops are
 // the same moves expandGroupSchedule() builds for one P (checked by the
 // dataflow check before the header is written); the runtime's
-// coll::Workspace turns each move into one exchange per rank.
+// coll::Workspace turns each move into one exchange per rank. Tree
+// schedules call the runtime's coll/trees.hpp, the functions the tree
+// expansion verified, and run each edge with coll::PeerSteps.
 //
 //===----------------------------------------------------------------------===//
 #include "coll/Passes/Lowering.h"
+#include "coll/Passes/TreeSchedule.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/raw_ostream.h"
@@ -43,9 +46,13 @@ static std::string cppType(Type type) {
 static std::string acceptsExpression(CollectiveOp spec) {
   if (std::optional<uint64_t> fixed = spec.getNumRanks())
     return "ranks == " + std::to_string(*fixed);
+  // A root k needs at least k + 1 ranks.
+  int64_t atLeast = spec.getRoot() ? static_cast<int64_t>(*spec.getRoot()) + 1
+                                   : 1;
+  std::string least = "ranks >= " + std::to_string(atLeast);
   if (spec.getRankConstraint() == RankConstraint::power_of_two)
-    return "ranks >= 1 && (ranks & (ranks - 1)) == 0";
-  return "ranks >= 1";
+    return least + " && (ranks & (ranks - 1)) == 0";
+  return least;
 }
 
 /// The group moves of the schedule as loops in P; the same moves
@@ -100,6 +107,189 @@ static void emitSchedule(CollectiveOp spec, llvm::raw_ostream &os) {
   }
 }
 
+static std::string describeSchedule(CollectiveOp spec) {
+  std::string root =
+      spec.getRoot() ? ", root " + std::to_string(*spec.getRoot()) : "";
+  switch (spec.getSchedule()) {
+  case ScheduleKind::linear:
+  case ScheduleKind::butterfly:
+    return std::string("group ") +
+           (spec.getGroup() == GroupKind::cyclic ? "cyclic(P)" : "xor(P)") +
+           ", schedule " +
+           (spec.getSchedule() == ScheduleKind::linear ? "linear"
+                                                       : "butterfly(r = 0)");
+  case ScheduleKind::flat:
+    return "tree flat" + root;
+  case ScheduleKind::binomial:
+    return "tree binomial" + root;
+  case ScheduleKind::hierarchical:
+    return "tree arity(" + std::to_string(*spec.getArity()) + ") flat_below(" +
+           std::to_string(*spec.getFlatBelow()) + ")" + root;
+  }
+  return "";
+}
+
+/// The coll::Tree initializer of a tree-scheduled spec.
+static std::string treeInitializer(CollectiveOp spec) {
+  Tree tree = treeOf(spec);
+  const char *shape = tree.shape == TreeShape::flat       ? "flat"
+                      : tree.shape == TreeShape::binomial ? "binomial"
+                                                          : "hierarchical";
+  return std::string("coll::Tree{coll::TreeShape::") + shape + ", " +
+         std::to_string(tree.arity) + ", " + std::to_string(tree.flatBelow) +
+         "}";
+}
+
+/// Walks this rank's tree edges backwards (broadcast, scatter): receive
+/// from the parent, then send to each child. `last` is the step number of
+/// the first edge backwards.
+static void emitDownward(llvm::raw_ostream &os, StringRef last,
+                         StringRef fromParent, StringRef toChild,
+                         StringRef size) {
+  os << "  for (auto e = edges.rbegin(); e != edges.rend(); ++e) {\n"
+     << "    const int step = " << last << " - e->step;\n";
+  if (!size.empty())
+    os << "    const std::size_t n = " << size << ";\n";
+  os << "    if (e->child == rel)\n"
+     << "      steps.receive(step, absolute(e->parent), " << fromParent
+     << ");\n"
+     << "    else\n"
+     << "      steps.send(step, absolute(e->child), " << toChild << ");\n"
+     << "  }\n";
+}
+
+/// The body of a tree-scheduled collective: each rank walks its own edges
+/// of the tree (coll::treeEdgesOf, the function the expansion verified)
+/// with coll::PeerSteps. The step number is the message tag.
+static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
+                         StringRef type, StringRef qualified) {
+  CollectiveKind kind = spec.getKind();
+  auto nullCheck = [&](StringRef condition, StringRef what) {
+    os << "  if (" << condition << ")\n"
+       << "    throw coll::Error(\"" << qualified << ": " << what
+       << " is null with count \" + std::to_string(count));\n";
+  };
+  os << "  const int rank = comm.rank();\n"
+     << "  const int root = " << (spec.getRoot() ? *spec.getRoot() : 0)
+     << ";\n"
+     << "  const int rel = (rank - root + P) % P;  // rank relative to the "
+        "root\n"
+     << "  auto absolute = [&](int r) { return (r + root) % P; };\n"
+     << "  const coll::Tree tree = " << treeInitializer(spec) << ";\n";
+  std::string peerSteps = "  coll::PeerSteps<" + type.str() + "> steps(comm);\n";
+  std::string myEdges = "  const std::vector<coll::TreeEdge> edges = "
+                        "coll::treeEdgesOf(tree, P, rel);\n";
+  switch (kind) {
+  case CollectiveKind::broadcast:
+    nullCheck("count > 0 && buffer == nullptr", "buffer");
+    os << "  if (count == 0 || P == 1)\n    return;\n"
+       << peerSteps << myEdges
+       << "  const int last = coll::treeSteps(tree, P) - 1;\n"
+       << "  // The reduction's edges backwards: from the parent, then to "
+          "each child.\n";
+    emitDownward(os, "last", "buffer, count", "buffer, count", "");
+    return;
+  case CollectiveKind::reduce:
+  case CollectiveKind::allreduce: {
+    bool all = kind == CollectiveKind::allreduce;
+    nullCheck("count > 0 && send == nullptr", "send");
+    nullCheck(all ? "count > 0 && recv == nullptr"
+                  : "count > 0 && rank == root && recv == nullptr",
+              "recv");
+    if (all)
+      os << "  " << type << " *acc = recv;\n";
+    else
+      os << "  // Only the root's recv is significant; the others reduce in "
+            "scratch.\n"
+         << "  std::vector<" << type << "> scratch;\n"
+         << "  " << type << " *acc = recv;\n"
+         << "  if (rank != root) {\n"
+         << "    scratch.resize(count);\n"
+         << "    acc = scratch.data();\n"
+         << "  }\n";
+    os << "  if (count > 0 && send != acc)\n"
+       << "    std::copy(send, send + count, acc);\n"
+       << "  if (count == 0 || P == 1)\n    return;\n"
+       << peerSteps << myEdges
+       << "  // Up the tree: combine each child's subtree, then send to the "
+          "parent.\n"
+       << "  for (const coll::TreeEdge &e : edges) {\n"
+       << "    if (e.child == rel)\n"
+       << "      steps.send(e.step, absolute(e.parent), acc, count);\n"
+       << "    else\n"
+       << "      steps.receiveCombine(e.step, absolute(e.child), acc, count, "
+          "op);\n"
+       << "  }\n";
+    if (all) {
+      os << "  // Down the same tree: the result from rank 0 to every rank.\n"
+         << "  const int last = 2 * coll::treeSteps(tree, P) - 1;\n";
+      emitDownward(os, "last", "acc, count", "acc, count", "");
+    }
+    return;
+  }
+  case CollectiveKind::gather:
+  case CollectiveKind::scatter: {
+    bool gather = kind == CollectiveKind::gather;
+    nullCheck(gather ? "count > 0 && send == nullptr"
+                     : "count > 0 && rank == root && send == nullptr",
+              "send");
+    nullCheck(gather ? "count > 0 && rank == root && recv == nullptr"
+                     : "count > 0 && recv == nullptr",
+              "recv");
+    os << "  if (count == 0)\n    return;\n"
+       << myEdges
+       << "  // This rank's subtree is relative ranks [rel, rel + span); "
+          "block(r) holds\n"
+       << "  // relative rank r's block.\n"
+       << "  int span = P;\n"
+       << "  for (const coll::TreeEdge &e : edges)\n"
+       << "    if (e.child == rel)\n"
+       << "      span = e.span;\n"
+       << "  std::vector<" << type
+       << "> blocks(static_cast<std::size_t>(span) * count);\n"
+       << "  auto block = [&](int r) { return blocks.data() + "
+          "static_cast<std::size_t>(r - rel) * count; };\n"
+       << peerSteps;
+    if (gather) {
+      os << "  std::copy(send, send + count, block(rel));\n"
+         << "  // Up the tree: each child's subtree blocks, then ours to the "
+            "parent.\n"
+         << "  for (const coll::TreeEdge &e : edges) {\n"
+         << "    const std::size_t n = static_cast<std::size_t>(e.span) * "
+            "count;\n"
+         << "    if (e.child == rel)\n"
+         << "      steps.send(e.step, absolute(e.parent), blocks.data(), n);\n"
+         << "    else\n"
+         << "      steps.receive(e.step, absolute(e.child), block(e.child), "
+            "n);\n"
+         << "  }\n"
+         << "  if (rank == root)\n"
+         << "    for (int r = 0; r < P; ++r)\n"
+         << "      std::copy(block(r), block(r) + count,\n"
+         << "                recv + static_cast<std::size_t>(absolute(r)) * "
+            "count);\n";
+    } else {
+      os << "  if (rank == root)\n"
+         << "    for (int r = 0; r < P; ++r) {\n"
+         << "      const " << type
+         << " *from = send + static_cast<std::size_t>(absolute(r)) * count;\n"
+         << "      std::copy(from, from + count, block(r));\n"
+         << "    }\n"
+         << "  const int last = coll::treeSteps(tree, P) - 1;\n"
+         << "  // Down the tree: our subtree's blocks from the parent, then "
+            "each child's.\n";
+      emitDownward(os, "last", "blocks.data(), n", "block(e->child), n",
+                   "static_cast<std::size_t>(e->span) * count");
+      os << "  std::copy(block(rel), block(rel) + count, recv);\n";
+    }
+    return;
+  }
+  case CollectiveKind::reduce_scatter:
+  case CollectiveKind::allgather:
+    return; // the spec verifier keeps trees away from these kinds
+  }
+}
+
 static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
                            StringRef ns) {
   StringRef name = spec.getSymName();
@@ -108,8 +298,11 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   std::optional<Type> elementType = spec.getElementType();
   std::string type = elementType ? cppType(*elementType) : "T";
   const char *opName = stringifyReduceOp(spec.getOp()).data();
-  bool hasOp = kind != CollectiveKind::allgather;
+  bool hasOp = kind == CollectiveKind::allreduce ||
+               kind == CollectiveKind::reduce_scatter ||
+               kind == CollectiveKind::reduce;
   StringRef kindName = stringifyCollectiveKind(kind);
+  std::string qualified = (ns + "::" + name).str();
 
   os << "/// " << name << ": " << kindName;
   if (hasOp)
@@ -123,28 +316,50 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   if (kind == CollectiveKind::allgather)
     os << "/// send: count elements; recv: P * count elements, block b from "
           "rank b\n/// (in place when send == recv + rank * count).\n";
-  os << "/// group " << (cyclic ? "cyclic(P)" : "xor(P)") << ", schedule "
-     << (spec.getSchedule() == ScheduleKind::linear ? "linear"
-                                                    : "butterfly(r = 0)")
-     << ".\n";
+  if (kind == CollectiveKind::broadcast)
+    os << "/// buffer: count elements, the root's copied to every rank.\n";
+  if (kind == CollectiveKind::reduce)
+    os << "/// send: count elements; recv: count elements, significant at "
+          "the root\n/// only (may be null elsewhere; in place when send == "
+          "recv).\n";
+  if (kind == CollectiveKind::gather)
+    os << "/// send: count elements; recv: P * count elements at the root, "
+          "block b from\n/// rank b (may be null elsewhere).\n";
+  if (kind == CollectiveKind::scatter)
+    os << "/// send: P * count elements at the root, block b for rank b (may "
+          "be null\n/// elsewhere); recv: count elements.\n";
+  os << "/// " << describeSchedule(spec) << ".\n";
   os << "constexpr bool " << name << "_accepts(int ranks) noexcept { return "
-     << acceptsExpression(spec) << "; }\n\n";
+     << acceptsExpression(spec) << "; }\n";
+  if (std::optional<uint64_t> root = spec.getRoot())
+    os << "constexpr int " << name << "_root = " << *root << ";\n";
+  os << "\n";
 
   std::string head = elementType ? (hasOp ? "template <class Op>\n" : "inline ")
                                  : (hasOp ? "template <class T, class Op>\n"
                                           : "template <class T>\n");
-  os << head << "void " << name << "(coll::Comm &comm, const " << type
-     << " *send, " << type << " *recv, std::size_t count"
-     << (hasOp ? ", Op op" : "") << ") {\n";
+  if (kind == CollectiveKind::broadcast)
+    os << head << "void " << name << "(coll::Comm &comm, " << type
+       << " *buffer, std::size_t count) {\n";
+  else
+    os << head << "void " << name << "(coll::Comm &comm, const " << type
+       << " *send, " << type << " *recv, std::size_t count"
+       << (hasOp ? ", Op op" : "") << ") {\n";
   os << "  const int P = comm.size();\n";
   os << "  if (!" << name << "_accepts(P))\n";
   os << "    throw coll::Error(\"" << ns << "::" << name
      << ": communicator size \" + std::to_string(P) +\n"
      << "                      \" is not allowed (requires "
      << spec.describeRanks() << ")\");\n";
+  if (spec.isTree()) {
+    emitTreeBody(spec, os, type, qualified);
+    os << "}\n\n";
+  }
   std::string group = cyclic ? "coll::CyclicGroup" : "coll::XorGroup";
   std::string workspace = "coll::Workspace<" + type + ", " + group + ">";
-  if (kind == CollectiveKind::allreduce) {
+  if (spec.isTree()) {
+    // done above
+  } else if (kind == CollectiveKind::allreduce) {
     os << "  " << workspace << " ws(comm, " << group
        << "(P), send, recv, count);\n";
     emitSchedule(spec, os);

@@ -54,7 +54,7 @@ coll.program @p attributes {kind = #coll.kind<reduce>, num_parts = 1 : i64, num_
 
 // -----
 
-// expected-error @+1 {{'coll.program' op a root is only for broadcast and reduce, not allreduce}}
+// expected-error @+1 {{'coll.program' op a root is only for broadcast, reduce, gather and scatter, not allreduce}}
 coll.program @p attributes {kind = #coll.kind<allreduce>, num_parts = 1 : i64, num_ranks = 2 : i64, op = #coll.op<sum>, root = 0 : i64} {
 }
 
@@ -66,8 +66,53 @@ coll.program @p attributes {kind = #coll.kind<allgather>, num_parts = 1 : i64, n
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op collectives of kind broadcast are not supported at the spec level yet; write their step programs (coll.program) instead}}
-coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<broadcast>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
+// expected-error @+1 {{'coll.collective' op group schedules serve allreduce, reduce_scatter and allgather, not broadcast; use a tree}}
+coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<broadcast>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, root = 0 : i64, schedule = #coll.schedule<linear>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op a tree schedule (binomial) takes no group}}
+coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<broadcast>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, root = 0 : i64, schedule = #coll.schedule<binomial>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op tree schedules serve allreduce, broadcast, reduce, gather and scatter, not allgather}}
+coll.collective @c {kind = #coll.kind<allgather>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<flat>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op schedule linear needs a group}}
+coll.collective @c {kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op of kind gather needs a root rank}}
+coll.collective @c {kind = #coll.kind<gather>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<flat>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op a root is only for broadcast, reduce, gather and scatter, not allreduce}}
+coll.collective @c {kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, root = 1 : i64, schedule = #coll.schedule<flat>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op root 4 is not a rank in [0, 4)}}
+coll.collective @c {kind = #coll.kind<reduce>, num_ranks = 4 : i64, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, root = 4 : i64, schedule = #coll.schedule<binomial>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op a hierarchical tree needs arity and flat_below}}
+coll.collective @c {arity = 4 : i64, kind = #coll.kind<reduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, root = 0 : i64, schedule = #coll.schedule<hierarchical>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op arity and flat_below are only for the hierarchical tree}}
+coll.collective @c {arity = 4 : i64, flat_below = 16 : i64, kind = #coll.kind<reduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, root = 0 : i64, schedule = #coll.schedule<binomial>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op tree arity must be at least 2, got 1}}
+coll.collective @c {arity = 1 : i64, flat_below = 16 : i64, kind = #coll.kind<reduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, root = 0 : i64, schedule = #coll.schedule<hierarchical>}
 
 // -----
 

@@ -265,7 +265,8 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
                                               int64_t maxRanks,
                                               const VerifyOptions &options) {
   std::vector<PropertyResult> results;
-  if (maxRanks < 2 || spec.getNumRanks())
+  // Trees are proven per P (their shape is not a closed form in P).
+  if (maxRanks < 2 || spec.getNumRanks() || spec.isTree())
     return results;
   results.push_back(spec.getGroup() == GroupKind::cyclic
                         ? cyclicMoves(maxRanks, options)
@@ -280,7 +281,8 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
 
 bool coll::familyCovers(CollectiveOp spec, ProgramOp program,
                         Property property) {
-  if (spec.getNumRanks() || program.getGroup() != spec.getGroup())
+  if (spec.getNumRanks() || spec.isTree() ||
+      program.getGroup() != spec.getGroup())
     return false;
   int64_t P = program.getNumRanks();
   auto steps = llvm::to_vector(program.getBody().getOps<StepOp>());

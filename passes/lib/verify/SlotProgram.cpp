@@ -197,7 +197,10 @@ z3::expr Encoder::initiallyHeld(const z3::expr &slot) const {
   case CollectiveKind::allgather: // its own block: placement 0, rank == part
     return program.groupLevel ? slot == num(0)
                               : z3::urem(slot, ranks) == z3::udiv(slot, ranks);
+  case CollectiveKind::gather: // rank level only
+    return z3::urem(slot, ranks) == z3::udiv(slot, ranks);
   case CollectiveKind::broadcast:
+  case CollectiveKind::scatter:
     return z3::urem(slot, ranks) == num(*program.root);
   default:
     return ctx.bool_val(true);
@@ -210,7 +213,10 @@ z3::expr Encoder::isDelivered(const z3::expr &slot) const {
   case CollectiveKind::reduce_scatter: // its own block
     return program.groupLevel ? slot == num(0)
                               : z3::urem(slot, ranks) == z3::udiv(slot, ranks);
+  case CollectiveKind::scatter: // rank level only
+    return z3::urem(slot, ranks) == z3::udiv(slot, ranks);
   case CollectiveKind::reduce:
+  case CollectiveKind::gather:
     return z3::urem(slot, ranks) == num(*program.root);
   default:
     return ctx.bool_val(true);

@@ -1,8 +1,11 @@
 #pragma once
-// Everything generated collectives need: Comm, groups, Workspace, operators.
+// Everything generated collectives need: Comm, groups, Workspace, trees,
+// PeerSteps, operators.
 
 #include "coll/groups.hpp"
+#include "coll/peer_steps.hpp"
 #include "coll/transport.hpp"
+#include "coll/trees.hpp"
 #include "coll/workspace.hpp"
 
 namespace coll {

@@ -8,7 +8,8 @@ include "mlir/IR/EnumAttr.td"
 def Coll_CollectiveKind : I32EnumAttr<"CollectiveKind", "collective kind", [
     I32EnumAttrCase<"allreduce", 0>, I32EnumAttrCase<"reduce_scatter", 1>,
     I32EnumAttrCase<"allgather", 2>, I32EnumAttrCase<"broadcast", 3>,
-    I32EnumAttrCase<"reduce", 4>
+    I32EnumAttrCase<"reduce", 4>, I32EnumAttrCase<"gather", 5>,
+    I32EnumAttrCase<"scatter", 6>
   ]> {
   let cppNamespace = "::coll";
   let genSpecializedAttr = 0;
@@ -48,8 +49,12 @@ def Coll_GroupKindAttr : EnumAttr<Coll_Dialect, Coll_GroupKind, "group"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
-def Coll_ScheduleKind : I32EnumAttr<"ScheduleKind", "schedule on a group", [
-    I32EnumAttrCase<"linear", 0>, I32EnumAttrCase<"butterfly", 1>
+// linear and butterfly act on a group; flat, binomial and hierarchical are
+// trees over the ranks relative to a root (runtime/include/coll/trees.hpp).
+def Coll_ScheduleKind : I32EnumAttr<"ScheduleKind", "schedule of a collective", [
+    I32EnumAttrCase<"linear", 0>, I32EnumAttrCase<"butterfly", 1>,
+    I32EnumAttrCase<"flat", 2>, I32EnumAttrCase<"binomial", 3>,
+    I32EnumAttrCase<"hierarchical", 4>
   ]> {
   let cppNamespace = "::coll";
   let genSpecializedAttr = 0;

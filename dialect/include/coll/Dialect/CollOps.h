@@ -12,6 +12,19 @@
 
 #include "coll/Dialect/CollEnums.h.inc"
 
+namespace coll {
+/// Broadcast, reduce, gather and scatter have a root rank.
+inline bool isRooted(CollectiveKind kind) {
+  return kind == CollectiveKind::broadcast || kind == CollectiveKind::reduce ||
+         kind == CollectiveKind::gather || kind == CollectiveKind::scatter;
+}
+/// Flat, binomial and hierarchical are trees; the others act on a group.
+inline bool isTreeSchedule(ScheduleKind schedule) {
+  return schedule == ScheduleKind::flat || schedule == ScheduleKind::binomial ||
+         schedule == ScheduleKind::hierarchical;
+}
+} // namespace coll
+
 #define GET_ATTRDEF_CLASSES
 #include "coll/Dialect/CollAttrs.h.inc"
 

@@ -18,6 +18,11 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     `rank_constraint` restricts it. A missing `element_type` means the
     generated function is a template over the element type.
 
+    The schedule is either one on a permutation group (`linear`,
+    `butterfly`; `group` set) or a tree over the ranks relative to `root`
+    (`flat`, `binomial`, `hierarchical` with `arity` and `flat_below`; no
+    group). Rooted kinds (broadcast, reduce, gather, scatter) need `root`.
+
     ```mlir
     coll.collective @ring {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>,
         op = #coll.op<sum>, rank_constraint = #coll.ranks<any>,
@@ -31,9 +36,12 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     Coll_ReduceOpAttr:$op,
     OptionalAttr<I64Attr>:$num_ranks,
     Coll_RankConstraintAttr:$rank_constraint,
-    Coll_GroupKindAttr:$group,
+    OptionalAttr<Coll_GroupKindAttr>:$group,
     Coll_ScheduleKindAttr:$schedule,
-    DefaultValuedAttr<I64Attr, "0">:$butterfly_r
+    DefaultValuedAttr<I64Attr, "0">:$butterfly_r,
+    OptionalAttr<I64Attr>:$root,
+    OptionalAttr<I64Attr>:$arity,
+    OptionalAttr<I64Attr>:$flat_below
   );
   let assemblyFormat = "$sym_name attr-dict";
   let hasVerifier = 1;
@@ -42,6 +50,8 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     bool acceptsRanks(int64_t ranks);
     /// The constraint in the words of the language, e.g. "P == 2^k".
     std::string describeRanks();
+    /// Whether the schedule is a tree (flat, binomial, hierarchical).
+    bool isTree();
   }];
 }
 

@@ -5,6 +5,8 @@
 #include "coll/Dialect/CollOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <functional>
+
 namespace llvm {
 class raw_ostream;
 }
@@ -12,17 +14,20 @@ class raw_ostream;
 namespace coll {
 
 /// Builds the coll.program of `spec` for P ranks at the builder's insertion
-/// point. P must be admitted by the spec. Without transfers, every step is
-/// a group-level move alone (cheap for large P; the verifier works on it).
+/// point. P must be admitted by the spec. Without transfers, every step of a
+/// group schedule is a group-level move alone (cheap for large P; the
+/// verifier works on it); tree schedules always list their transfers.
 ProgramOp expandCollective(CollectiveOp spec, int64_t P,
                            mlir::OpBuilder &builder, bool withTransfers = true);
 
-/// Replaces every coll.collective of `module` by its coll.program for its
-/// fixed rank count, or `ranks` (> 0) when the count is symbolic.
-/// `ranksHint` says how the user gives `ranks`, for the error message.
-mlir::LogicalResult expandAllCollectives(mlir::ModuleOp module, int64_t ranks,
-                                         llvm::StringRef ranksHint,
-                                         bool withTransfers = true);
+/// Replaces every coll.collective of `module` (that `select` accepts, when
+/// given) by its coll.program for its fixed rank count, or `ranks` (> 0)
+/// when the count is symbolic. `ranksHint` says how the user gives `ranks`,
+/// for the error message.
+mlir::LogicalResult expandAllCollectives(
+    mlir::ModuleOp module, int64_t ranks, llvm::StringRef ranksHint,
+    bool withTransfers = true,
+    const std::function<bool(CollectiveOp)> &select = nullptr);
 
 /// Writes the C++ header for every coll.collective of `module` (LowerToCpp).
 /// `source` names the .coll file in the header's first comment.

@@ -7,8 +7,8 @@ include "mlir/Pass/PassBase.td"
 def ExpandGroupSchedules : Pass<"coll-expand-group-schedules", "mlir::ModuleOp"> {
   let summary = "Expand group schedules (linear, butterfly) into coll.step ops";
   let description = [{
-    Replaces every `coll.collective` by a `coll.program` holding its steps for
-    one rank count: the spec's fixed count, or `ranks` when the count is
+    Replaces every group-scheduled `coll.collective` by a `coll.program`
+    holding its steps for one rank count: the spec's fixed count, or `ranks` when the count is
     symbolic. A step moves distributed vectors between placements of the
     group by one communication permutation (design.md 3.1): `linear` is the
     ring, `butterfly` (r = 0) takes 2*ceil(log2 P) steps for any P.
@@ -18,6 +18,25 @@ def ExpandGroupSchedules : Pass<"coll-expand-group-schedules", "mlir::ModuleOp">
            "Rank count for specs whose count is symbolic">,
     Option<"compact", "compact", "bool", /*default=*/"false",
            "Emit each step as its group move alone, without per-rank transfers">
+  ];
+  let dependentDialects = ["coll::CollDialect"];
+}
+
+def ExpandTrees : Pass<"coll-expand-trees", "mlir::ModuleOp"> {
+  let summary = "Expand tree schedules (flat, binomial, hierarchical) into coll.step ops";
+  let description = [{
+    Replaces every tree-scheduled `coll.collective` by its `coll.program` for
+    one rank count. The tree comes from the runtime's coll/trees.hpp, over
+    ranks relative to the root: `flat` (the naive root, P - 1 steps),
+    `binomial` (ceil(log2 P) steps), `hierarchical` (balanced groups of at
+    most `arity`, leftmost member represents, one flat level below
+    `flat_below` ranks). reduce combines up the tree, broadcast copies down,
+    allreduce does both around rank 0; gather and scatter move each
+    subtree's blocks.
+  }];
+  let options = [
+    Option<"ranks", "ranks", "int64_t", /*default=*/"0",
+           "Rank count for specs whose count is symbolic">
   ];
   let dependentDialects = ["coll::CollDialect"];
 }

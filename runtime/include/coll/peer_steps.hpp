@@ -1,0 +1,57 @@
+#pragma once
+// PeerSteps: the per-rank step primitive of schedules that are not group
+// moves (trees). In one step a rank sends to one peer and/or receives from
+// one peer; the step number is the message tag, so every rank may skip the
+// steps it has no part in.
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "coll/transport.hpp"
+
+namespace coll {
+
+template <class T>
+class PeerSteps {
+  // Data travels as raw bytes.
+  static_assert(std::is_trivially_copyable_v<T>, "coll::PeerSteps needs a trivially copyable T");
+
+ public:
+  explicit PeerSteps(Comm& comm) : comm_(comm) {}
+  PeerSteps(const PeerSteps&) = delete;
+  PeerSteps& operator=(const PeerSteps&) = delete;
+
+  void send(int step, int to, const T* data, std::size_t n) {
+    const SendSegment segment{data, n * sizeof(T)};
+    comm_.transport().exchange(&segment, 1, checkPeer(to), nullptr, 0, kNoPeer, step);
+  }
+
+  void receive(int step, int from, T* data, std::size_t n) {
+    const RecvSegment segment{data, n * sizeof(T)};
+    comm_.transport().exchange(nullptr, 0, kNoPeer, &segment, 1, checkPeer(from), step);
+  }
+
+  // acc[i] = op(acc[i], received[i]): the sender's values come after ours.
+  template <class Op>
+  void receiveCombine(int step, int from, T* acc, std::size_t n, Op op) {
+    if (tmp_.size() < n) tmp_.resize(n);
+    receive(step, from, tmp_.data(), n);
+    for (std::size_t i = 0; i < n; ++i) acc[i] = op(acc[i], tmp_[i]);
+  }
+
+ private:
+  int checkPeer(int peer) const {
+    if (peer < 0 || peer >= comm_.size() || peer == comm_.rank())
+      throw Error("coll::PeerSteps: rank " + std::to_string(comm_.rank()) +
+                  " has no peer " + std::to_string(peer) + " in a communicator of " +
+                  std::to_string(comm_.size()));
+    return peer;
+  }
+
+  Comm& comm_;
+  std::vector<T> tmp_;  // grown as needed, reused across steps
+};
+
+}  // namespace coll

@@ -1,0 +1,106 @@
+// End-to-end check of one collc rooted schedule against the MPI library:
+// -DCOLLC_BROADCAST (MPI_Bcast), -DCOLLC_REDUCE (MPI_Reduce), -DCOLLC_GATHER
+// (MPI_Gather) or -DCOLLC_SCATTER (MPI_Scatter). The root comes from the
+// generated header (NAME_root). Build with -DCOLLC_HEADER="\"schedule.hpp\""
+// -DCOLLC_FN=schedule and run under mpirun with any number of ranks.
+
+#include "check_common.hpp"
+
+namespace {
+
+const int kRoot = collc::COLLC_CAT(COLLC_FN, _root);
+
+// `inplace` is MPI_IN_PLACE at the root where MPI allows it (reduce,
+// gather, scatter); elsewhere non-roots pass null for the buffer MPI
+// ignores, which the schedule must accept.
+template <class T, class Op>
+void runCase(coll::Comm& comm, OpKind kind, [[maybe_unused]] Op op, std::size_t count,
+             [[maybe_unused]] bool inplace) {
+  const int rank = comm.rank(), P = comm.size();
+  const bool root = rank == kRoot;
+  [[maybe_unused]] const std::size_t total = static_cast<std::size_t>(P) * count;
+  const MPI_Datatype type = TypeInfo<T>::mpi();
+  const int n = static_cast<int>(count);
+#if defined(COLLC_BROADCAST)
+  std::vector<T> in(count);
+  for (std::size_t i = 0; i < count; ++i) in[i] = input<T>(kind, kRoot, i);
+  std::vector<T> expected = root ? in : std::vector<T>(count, T(-7));
+  MPI_Bcast(expected.data(), n, type, kRoot, MPI_COMM_WORLD);
+  std::vector<T> buffer = root ? in : std::vector<T>(count, T(-12345));
+  collc::COLLC_FN(comm, buffer.data(), count);
+  const T* out = buffer.data();
+  const std::size_t checked = count;
+  std::vector<T> send = in;  // nothing to keep unmodified
+#elif defined(COLLC_REDUCE)
+  std::vector<T> in(count);
+  for (std::size_t i = 0; i < count; ++i) in[i] = input<T>(kind, rank, i);
+  std::vector<T> expected(count);
+  MPI_Reduce(in.data(), expected.data(), n, type, mpiOp(kind), kRoot, MPI_COMM_WORLD);
+  std::vector<T> send = in, recv(count, T(-12345));
+  T* out = root ? (inplace ? send.data() : recv.data()) : nullptr;
+  collc::COLLC_FN(comm, send.data(), out, count, op);
+  const std::size_t checked = root ? count : 0;
+#elif defined(COLLC_GATHER)
+  std::vector<T> in(count);
+  for (std::size_t i = 0; i < count; ++i) in[i] = input<T>(kind, rank, i);
+  std::vector<T> expected(root ? total : 0);
+  MPI_Gather(in.data(), n, type, expected.data(), n, type, kRoot, MPI_COMM_WORLD);
+  std::vector<T> send = in, recv(root ? total : 0, T(-12345));
+  // In place: the root's block already sits at recv + root * count.
+  if (root && inplace) std::copy(in.begin(), in.end(), recv.begin() + static_cast<std::ptrdiff_t>(rank * count));
+  const T* from = root && inplace ? recv.data() + rank * count : send.data();
+  collc::COLLC_FN(comm, from, root ? recv.data() : nullptr, count);
+  const T* out = recv.data();
+  const std::size_t checked = root ? total : 0;
+#else  // COLLC_SCATTER
+  std::vector<T> in(root ? total : 0);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = input<T>(kind, rank, i);
+  std::vector<T> expected(count);
+  MPI_Scatter(in.data(), n, type, expected.data(), n, type, kRoot, MPI_COMM_WORLD);
+  std::vector<T> send = in, recv(count, T(-12345));
+  // In place: the root's own block stays where it is in send.
+  T* out = root && inplace ? send.data() + rank * count : recv.data();
+  collc::COLLC_FN(comm, root ? send.data() : nullptr, out, count);
+  const std::size_t checked = count;
+  if (root && inplace) in = send;  // the in-place root's send is its output
+#endif
+  checkResult(comm, kind, count, inplace, expected.data(), out, checked, in, send);
+}
+
+// Returns the number of cases run.
+int runAll(coll::Comm& comm) {
+  int cases = 0;
+  for (std::size_t count : caseCounts(comm.size()))
+    for (bool inplace : {false, true}) {
+#if defined(COLLC_REDUCE)
+      runCase<std::int64_t>(comm, OpKind::Sum, coll::Sum{}, count, inplace);
+      runCase<std::int64_t>(comm, OpKind::Prod, coll::Prod{}, count, inplace);
+      runCase<std::int64_t>(comm, OpKind::Min, coll::Min{}, count, inplace);
+      runCase<std::int64_t>(comm, OpKind::Max, coll::Max{}, count, inplace);
+      runCase<double>(comm, OpKind::Sum, coll::Sum{}, count, inplace);
+      runCase<double>(comm, OpKind::Max, coll::Max{}, count, inplace);
+      cases += 6;
+#else
+      runCase<double>(comm, OpKind::Sum, coll::Sum{}, count, inplace);
+      runCase<std::int64_t>(comm, OpKind::Sum, coll::Sum{}, count, inplace);
+      cases += 2;
+#endif
+    }
+  return cases;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return checkMain(argc, argv, runAll, [](coll::Comm& comm) {
+    std::vector<std::int64_t> buf(static_cast<std::size_t>(comm.size()) * 7, 1),
+        out(buf.size());
+#if defined(COLLC_BROADCAST)
+    collc::COLLC_FN(comm, buf.data(), 7);
+#elif defined(COLLC_REDUCE)
+    collc::COLLC_FN(comm, buf.data(), out.data(), 7, coll::Sum{});
+#else
+    collc::COLLC_FN(comm, buf.data(), out.data(), 7);
+#endif
+  });
+}
