@@ -1,9 +1,11 @@
 //===- Trace.cpp - per-step values of a step program ----------------------===//
 //
-// `collc trace` output: rank r starts with `count` copies of r+1 (in the
-// parts its collective starts it with; "_" elsewhere), and the
-// values of every rank are printed after every step, as in the 4-rank
-// traces of seeds/000 ("r0 [1 1 1 5]   r1 [3 2 2 2] ...").
+// `collc trace` output: every rank starts with the inputs of seeds/000's
+// 4-rank catalogue (see initialValue; "_" in the parts its collective does
+// not start it with), and the values of every rank are printed after every
+// step, as in the seed's traces ("r0 [1 1 1 5]   r1 [3 2 2 2] ..."). Kinds
+// that deliver only some parts end with a "result" line: the delivered
+// parts, "?" for a rank with none (the seed's "reduce(sum, root=0): 10 ? ? ?").
 //
 //===----------------------------------------------------------------------===//
 #include "coll/Passes/Lowering.h"
@@ -46,6 +48,20 @@ int64_t combineValues(ReduceOp op, int64_t a, int64_t b) {
 }
 } // namespace
 
+/// The seed's catalogue inputs: rank r holds r + 1, except that
+/// reduce_scatter's rank r brings 10 (r + 1) + b for block b (sums 100, 104,
+/// ... on 4 ranks) and scatter's root brings 10 (b + 1) for block b.
+static int64_t initialValue(CollectiveKind kind, int64_t rank, int64_t part) {
+  switch (kind) {
+  case CollectiveKind::reduce_scatter:
+    return 10 * (rank + 1) + part;
+  case CollectiveKind::scatter:
+    return 10 * (part + 1);
+  default:
+    return rank + 1;
+  }
+}
+
 /// An element no rank has a value for yet (allgather's and broadcast's
 /// other slots): printed as "_".
 constexpr int64_t kNoValue = std::numeric_limits<int64_t>::min();
@@ -79,14 +95,16 @@ LogicalResult coll::printTrace(ProgramOp program, int64_t count,
   };
 
   std::vector<std::vector<int64_t>> values(ranks);
+  auto elementsOf = [&](int64_t part) {
+    int64_t begin = layout.offset(chunkOf(part));
+    return std::make_pair(begin, begin + layout.size(chunkOf(part)));
+  };
   for (int64_t r = 0; r < ranks; ++r) {
-    values[r].assign(count, r + 1);
+    values[r].assign(count, kNoValue);
     for (int64_t b = 0; b < parts; ++b)
-      if (!program.startsWith(r, b))
-        for (int64_t e = layout.offset(chunkOf(b)),
-                     end = e + layout.size(chunkOf(b));
-             e < end; ++e)
-          values[r][e] = kNoValue;
+      if (program.startsWith(r, b))
+        for (auto [e, end] = elementsOf(b); e < end; ++e)
+          values[r][e] = initialValue(program.getKind(), r, b);
   }
   os << "initial\n";
   printValues(values, os);
@@ -129,16 +147,16 @@ LogicalResult coll::printTrace(ProgramOp program, int64_t count,
     std::vector<std::vector<int64_t>> before = values;
     bool combine = step.getStepKind() == StepKind::combine;
     for (const Transfer &t : transfersOfStep(step)) {
-      int64_t src = t.src, dst = t.dst;
-      for (int64_t b : t.sent) {
-        int64_t chunk = chunkOf(b);
-        for (int64_t e = layout.offset(chunk),
-                     end = e + layout.size(chunk);
-             e < end; ++e)
-          values[dst][e] = combine ? combineValues(program.getOp(),
-                                                   values[dst][e],
-                                                   before[src][e])
-                                   : before[src][e];
+      for (auto [sent, received] : llvm::zip(t.sent, t.received)) {
+        // Parts of a chunk layout have equal sizes or differ by one; a
+        // transfer between parts of different sizes moves the common prefix.
+        auto [from, fromEnd] = elementsOf(sent);
+        auto [to, toEnd] = elementsOf(received);
+        for (; from < fromEnd && to < toEnd; ++from, ++to)
+          values[t.dst][to] =
+              combine ? combineValues(program.getOp(), values[t.dst][to],
+                                      before[t.src][from])
+                      : before[t.src][from];
       }
     }
     os << "\n" << phase << " step " << inPhase << "\n";
@@ -153,5 +171,28 @@ LogicalResult coll::printTrace(ProgramOp program, int64_t count,
                        << v->message;
     return failure();
   }
+  bool partial = false;
+  for (int64_t r = 0; r < ranks; ++r)
+    for (int64_t b = 0; b < parts; ++b)
+      partial |= !program.delivers(r, b);
+  if (!partial)
+    return success();
+  os << "\nresult\n";
+  for (int64_t r = 0; r < ranks; ++r) {
+    os << (r ? "   " : "") << "r" << r;
+    std::vector<int64_t> delivered;
+    for (int64_t b = 0; b < parts; ++b)
+      if (program.delivers(r, b))
+        for (auto [e, end] = elementsOf(b); e < end; ++e)
+          delivered.push_back(values[r][e]);
+    if (delivered.empty()) {
+      os << " ?";
+      continue;
+    }
+    os << " [";
+    llvm::interleave(delivered, os, " ");
+    os << "]";
+  }
+  os << "\n";
   return success();
 }
