@@ -15,6 +15,8 @@ using namespace coll;
 
 bool CollectiveOp::isTree() { return isTreeSchedule(getSchedule()); }
 
+bool CollectiveOp::isDigitRouting() { return isDigitSchedule(getSchedule()); }
+
 bool CollectiveOp::acceptsRanks(int64_t ranks) {
   if (ranks < 1)
     return false;
@@ -61,7 +63,17 @@ LogicalResult CollectiveOp::verify() {
   }
 
   // Which kinds a schedule serves.
-  if (isTree()) {
+  if (kind == CollectiveKind::alltoall && !isDigitRouting())
+    return emitOpError("alltoall takes a digit routing (direct, radix or "
+                       "balanced_ternary), not ")
+           << stringifyScheduleKind(getSchedule());
+  if (isDigitRouting()) {
+    if (getGroup())
+      return emitOpError("a digit routing (")
+             << stringifyScheduleKind(getSchedule()) << ") takes no group";
+    if (kind != CollectiveKind::alltoall)
+      return emitOpError("digit routings serve alltoall, not ") << kindName;
+  } else if (isTree()) {
     if (getGroup())
       return emitOpError("a tree schedule (")
              << stringifyScheduleKind(getSchedule()) << ") takes no group";
@@ -124,6 +136,12 @@ LogicalResult CollectiveOp::verify() {
                          "constrain the ranks with `where P == 2^k`");
     }
   }
+  if ((getSchedule() == ScheduleKind::radix) != getRadix().has_value())
+    return emitOpError(getRadix() ? "only the radix routing takes a radix"
+                                  : "the radix routing needs a radix");
+  if (getRadix() && static_cast<int64_t>(*getRadix()) < 2)
+    return emitOpError("radix must be at least 2, got ")
+           << static_cast<int64_t>(*getRadix());
   if (getSchedule() != ScheduleKind::butterfly && getButterflyR() != 0)
     return emitOpError("only the butterfly schedule takes a parameter r");
   if (getButterflyR() != 0)
@@ -178,6 +196,12 @@ bool ProgramOp::expects(int64_t rank, int64_t part, int64_t fromRank,
   case CollectiveKind::broadcast:
   case CollectiveKind::scatter:
     return fromPart == part && fromRank == static_cast<int64_t>(*getRoot());
+  case CollectiveKind::alltoall: {
+    // Part j is the block at offset j: rank r starts with its block for
+    // r + j and must end with the block of r - j for it.
+    int64_t ranks = static_cast<int64_t>(getNumRanks());
+    return fromPart == part && fromRank == ((rank - part) % ranks + ranks) % ranks;
+  }
   default: // a reduction: every contribution to this part
     return fromPart == part && startsWith(fromRank, fromPart);
   }
@@ -207,7 +231,7 @@ LogicalResult ProgramOp::verify() {
            << ranks;
   if ((kind == CollectiveKind::reduce_scatter ||
        kind == CollectiveKind::allgather || kind == CollectiveKind::gather ||
-       kind == CollectiveKind::scatter) &&
+       kind == CollectiveKind::scatter || kind == CollectiveKind::alltoall) &&
       static_cast<int64_t>(getNumParts()) != ranks)
     return emitOpError("of kind ")
            << stringifyCollectiveKind(kind)

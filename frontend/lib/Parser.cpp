@@ -53,6 +53,10 @@ struct Declaration {
 
   llvm::SMLoc rootLoc, rootValueLoc;
   std::optional<int64_t> root;
+
+  // `digits radix(k) | balanced_ternary` sets the schedule.
+  llvm::SMLoc digitsLoc;
+  std::optional<int64_t> radix;
 };
 
 class Parser {
@@ -122,10 +126,12 @@ private:
   LogicalResult parseSchedule(Declaration &decl);
   LogicalResult parseTree(Declaration &decl);
   LogicalResult parseRoot(Declaration &decl);
+  LogicalResult parseDigits(Declaration &decl);
   LogicalResult parseParenthesizedInteger(int64_t &value, int64_t atLeast,
                                           llvm::StringRef what);
   LogicalResult finish(Declaration &decl, llvm::SMLoc closeLoc);
   LogicalResult finishTree(Declaration &decl, llvm::SMLoc closeLoc);
+  LogicalResult finishAlltoall(Declaration &decl, llvm::SMLoc closeLoc);
   void build(const Declaration &decl);
 
   std::optional<Type> parseElementType(llvm::StringRef word);
@@ -174,8 +180,8 @@ LogicalResult Parser::parseCollective() {
   if (!kind)
     return error(tok.loc, "unknown collective kind '" + tok.spelling +
                               "'; expected allreduce, reduce_scatter, "
-                              "allgather, broadcast, reduce, gather or "
-                              "scatter");
+                              "allgather, alltoall, broadcast, reduce, "
+                              "gather or scatter");
   decl.kind = *kind;
   consume();
   if (tok.is(Token::less) && failed(parseKindArguments(decl)))
@@ -251,7 +257,8 @@ LogicalResult Parser::parseKindArguments(Declaration &decl) {
 
 LogicalResult Parser::parseStatement(Declaration &decl) {
   if (!tok.is(Token::identifier))
-    return unexpected("a statement (ranks, group, schedule, tree or root)");
+    return unexpected(
+        "a statement (ranks, group, schedule, tree, digits or root)");
   llvm::StringRef word = tok.spelling;
   auto duplicate = [&](llvm::SMLoc previous) -> LogicalResult {
     if (!previous.isValid())
@@ -287,9 +294,14 @@ LogicalResult Parser::parseStatement(Declaration &decl) {
       return failure();
     return parseRoot(decl);
   }
+  if (word == "digits") {
+    if (failed(duplicate(decl.digitsLoc)))
+      return failure();
+    return parseDigits(decl);
+  }
   return error(tok.loc, "unknown statement '" + word +
-                            "'; expected ranks, group, schedule, tree or "
-                            "root");
+                            "'; expected ranks, group, schedule, tree, "
+                            "digits or root");
 }
 
 LogicalResult Parser::parseRanks(Declaration &decl) {
@@ -383,9 +395,16 @@ LogicalResult Parser::parseSchedule(Declaration &decl) {
   if (schedule && isTreeSchedule(*schedule))
     return error(tok.loc, "'" + tok.spelling + "' is a tree; write 'tree " +
                               tok.spelling + ";' instead of a schedule");
+  if (schedule && isDigitSchedule(*schedule) &&
+      *schedule != ScheduleKind::direct)
+    return error(tok.loc, "'" + tok.spelling +
+                              "' is a digit routing; write 'digits " +
+                              tok.spelling +
+                              (*schedule == ScheduleKind::radix ? "(k)" : "") +
+                              ";' instead of a schedule");
   if (!schedule)
     return error(tok.loc, "unknown schedule '" + tok.spelling +
-                              "'; expected linear or butterfly");
+                              "'; expected linear, butterfly or direct");
   decl.schedule = schedule;
   Token last = tok;
   consume();
@@ -464,6 +483,34 @@ LogicalResult Parser::parseTree(Declaration &decl) {
   return error(tok.loc, "expected ';' after the tree statement");
 }
 
+LogicalResult Parser::parseDigits(Declaration &decl) {
+  decl.digitsLoc = tok.loc;
+  consume();
+  if (!tok.is(Token::identifier))
+    return unexpected("a number system (radix(k) or balanced_ternary)");
+  Token last = tok;
+  if (tok.spelling == "balanced_ternary") {
+    decl.schedule = ScheduleKind::balanced_ternary;
+    consume();
+    return expectSemicolon(last, "the digits statement");
+  }
+  if (tok.spelling != "radix")
+    return error(tok.loc, "unknown number system '" + tok.spelling +
+                              "'; expected radix(k) or balanced_ternary");
+  decl.schedule = ScheduleKind::radix;
+  consume();
+  int64_t radix;
+  last = tok;
+  if (failed(parseParenthesizedInteger(radix, 2, "radix")))
+    return failure();
+  decl.radix = radix;
+  if (tok.is(Token::semicolon)) {
+    consume();
+    return success();
+  }
+  return error(tok.loc, "expected ';' after the digits statement");
+}
+
 LogicalResult Parser::parseRoot(Declaration &decl) {
   decl.rootLoc = tok.loc;
   consume();
@@ -490,6 +537,10 @@ LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
                                    stringifyCollectiveKind(decl.kind));
   if (decl.treeLoc.isValid())
     return finishTree(decl, closeLoc);
+  bool direct = decl.schedule == ScheduleKind::direct;
+  if (decl.digitsLoc.isValid() || direct ||
+      decl.kind == CollectiveKind::alltoall)
+    return finishAlltoall(decl, closeLoc);
   if (rooted)
     return error(closeLoc, "collective '" + decl.name + "' of kind " +
                                stringifyCollectiveKind(decl.kind) +
@@ -570,6 +621,37 @@ LogicalResult Parser::finishTree(Declaration &decl, llvm::SMLoc closeLoc) {
   return success();
 }
 
+LogicalResult Parser::finishAlltoall(Declaration &decl, llvm::SMLoc closeLoc) {
+  llvm::SMLoc routing =
+      decl.digitsLoc.isValid() ? decl.digitsLoc : decl.scheduleLoc;
+  if (decl.kind != CollectiveKind::alltoall)
+    return error(routing, "digit routings serve alltoall, not " +
+                              stringifyCollectiveKind(decl.kind));
+  if (!routing.isValid() || (decl.schedule && !isDigitSchedule(*decl.schedule)))
+    return error(routing.isValid() ? routing : closeLoc,
+                 "collective '" + decl.name +
+                     "' of kind alltoall needs 'digits radix(k);', 'digits "
+                     "balanced_ternary;' or 'schedule direct;'");
+  if (decl.digitsLoc.isValid() && decl.scheduleLoc.isValid()) {
+    InFlightDiagnostic diag =
+        error(decl.scheduleLoc, "a collective takes either 'digits' or a "
+                                "'schedule', not both");
+    diag.attachNote(loc(decl.digitsLoc)) << "the digits are here";
+    return diag;
+  }
+  if (decl.group) {
+    InFlightDiagnostic diag = error(
+        decl.groupLoc, "a digit routing takes no group; offsets are mod P");
+    diag.attachNote(loc(routing)) << "the routing is here";
+    return diag;
+  }
+  if (!decl.ranksLoc.isValid())
+    return error(closeLoc, "collective '" + decl.name +
+                               "' needs a 'ranks' statement");
+  build(decl);
+  return success();
+}
+
 void Parser::build(const Declaration &decl) {
   MLIRContext *ctx = context;
   auto optionalInt = [&](std::optional<int64_t> value) {
@@ -586,7 +668,8 @@ void Parser::build(const Declaration &decl) {
       decl.group ? GroupKindAttr::get(ctx, *decl.group) : GroupKindAttr(),
       ScheduleKindAttr::get(ctx, *decl.schedule),
       builder.getI64IntegerAttr(decl.butterflyR), optionalInt(decl.root),
-      optionalInt(decl.arity), optionalInt(decl.flatBelow));
+      optionalInt(decl.arity), optionalInt(decl.flatBelow),
+      optionalInt(decl.radix));
 }
 
 OwningOpRef<ModuleOp> coll::parseCollFile(llvm::SourceMgr &sourceMgr,

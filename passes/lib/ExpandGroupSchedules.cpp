@@ -2,6 +2,7 @@
 #include "coll/Passes/GroupSchedule.h"
 #include "coll/Passes/Lowering.h"
 #include "coll/Passes/Passes.h"
+#include "coll/Passes/DigitSchedule.h"
 #include "coll/Passes/TreeSchedule.h"
 
 #include "mlir/IR/Builders.h"
@@ -18,6 +19,8 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
                                  OpBuilder &builder, bool withTransfers) {
   if (spec.isTree())
     return expandTreeCollective(spec, P, builder);
+  if (spec.isDigitRouting())
+    return expandDigitCollective(spec, P, builder);
   MLIRContext *ctx = builder.getContext();
   GroupAlgebra group(*spec.getGroup(), P);
   SmallVector<int64_t> chunkOfPart;
@@ -96,7 +99,9 @@ struct ExpandGroupSchedulesPass
   void runOnOperation() override {
     if (failed(expandAllCollectives(
             getOperation(), ranks, "ranks=N", !compact,
-            [](CollectiveOp spec) { return !spec.isTree(); })))
+            [](CollectiveOp spec) {
+              return !spec.isTree() && !spec.isDigitRouting();
+            })))
       signalPassFailure();
   }
 };

@@ -114,6 +114,7 @@ ProgramOp coll::expandTreeCollective(CollectiveOp spec, int64_t P,
     break;
   case CollectiveKind::reduce_scatter:
   case CollectiveKind::allgather:
+  case CollectiveKind::alltoall:
     llvm_unreachable("the spec verifier keeps trees to rooted kinds and "
                      "allreduce");
   }

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "coll/Passes/Lowering.h"
+#include "coll/Passes/DigitSchedule.h"
 #include "coll/Passes/TreeSchedule.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -125,6 +126,12 @@ static std::string describeSchedule(CollectiveOp spec) {
   case ScheduleKind::hierarchical:
     return "tree arity(" + std::to_string(*spec.getArity()) + ") flat_below(" +
            std::to_string(*spec.getFlatBelow()) + ")" + root;
+  case ScheduleKind::direct:
+    return "schedule direct (pairwise exchange)";
+  case ScheduleKind::radix:
+    return "digits radix(" + std::to_string(*spec.getRadix()) + ") (Bruck)";
+  case ScheduleKind::balanced_ternary:
+    return "digits balanced_ternary (ReTri)";
   }
   return "";
 }
@@ -286,8 +293,65 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
   }
   case CollectiveKind::reduce_scatter:
   case CollectiveKind::allgather:
+  case CollectiveKind::alltoall:
     return; // the spec verifier keeps trees away from these kinds
   }
+}
+
+/// The coll::Digits initializer of a digit-routed spec.
+static std::string digitsInitializer(CollectiveOp spec) {
+  Digits digits = digitsOf(spec);
+  const char *system = digits.system == DigitSystem::direct  ? "direct"
+                       : digits.system == DigitSystem::radix ? "radix"
+                                                             : "balancedTernary";
+  return std::string("coll::Digits{coll::DigitSystem::") + system + ", " +
+         std::to_string(digits.radix) + "}";
+}
+
+/// The body of a digit-routed alltoall: work block j is the block at
+/// offset j (ours for rank + j at the start, that of rank - j at the end);
+/// every step of coll::digitSteps (the function the expansion verified)
+/// sends a set of offsets to rank + offset and receives them from
+/// rank - offset.
+static void emitDigitBody(CollectiveOp spec, llvm::raw_ostream &os,
+                          StringRef type, StringRef qualified) {
+  os << "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
+     << "    throw coll::Error(\"" << qualified
+     << ": null buffer with count \" + std::to_string(count));\n"
+     << "  if (count == 0)\n    return;\n"
+     << "  const int rank = comm.rank();\n"
+     << "  const std::vector<coll::DigitStep> routing = coll::digitSteps("
+     << digitsInitializer(spec) << ", P);\n"
+     << "  auto at = [&](auto *buffer, int block) { return buffer + "
+        "static_cast<std::size_t>(block) * count; };\n"
+     << "  coll::PeerSteps<" << type << "> steps(comm);\n";
+  if (spec.getSchedule() == ScheduleKind::direct)
+    os << "  if (send != recv) {\n"
+       << "    // Out of place, each block goes straight from send to its "
+          "peer's recv.\n"
+       << "    std::copy(at(send, rank), at(send, rank) + count, at(recv, "
+          "rank));\n"
+       << "    for (std::size_t s = 0; s < routing.size(); ++s) {\n"
+       << "      const int to = (rank + routing[s].offset) % P, from = "
+          "(rank - routing[s].offset + P) % P;\n"
+       << "      steps.exchange(static_cast<int>(s), to, at(send, to), count, "
+          "from, at(recv, from), count);\n"
+       << "    }\n"
+       << "    return;\n"
+       << "  }\n";
+  os << "  std::vector<" << type
+     << "> work(static_cast<std::size_t>(P) * count);\n"
+     << "  for (int j = 0; j < P; ++j)\n"
+     << "    std::copy(at(send, (rank + j) % P), at(send, (rank + j) % P) + "
+        "count, at(work.data(), j));\n"
+     << "  for (std::size_t s = 0; s < routing.size(); ++s)\n"
+     << "    steps.exchangeBlocks(static_cast<int>(s), (rank + "
+        "routing[s].offset) % P,\n"
+     << "                         (rank - routing[s].offset + P) % P, "
+        "work.data(), count, routing[s].blocks);\n"
+     << "  for (int j = 0; j < P; ++j)\n"
+     << "    std::copy(at(work.data(), j), at(work.data(), j) + count, "
+        "at(recv, (rank - j + P) % P));\n";
 }
 
 static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
@@ -325,6 +389,9 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   if (kind == CollectiveKind::gather)
     os << "/// send: count elements; recv: P * count elements at the root, "
           "block b from\n/// rank b (may be null elsewhere).\n";
+  if (kind == CollectiveKind::alltoall)
+    os << "/// send: P * count elements, block d for rank d; recv: P * count "
+          "elements,\n/// block s from rank s (in place when send == recv).\n";
   if (kind == CollectiveKind::scatter)
     os << "/// send: P * count elements at the root, block b for rank b (may "
           "be null\n/// elsewhere); recv: count elements.\n";
@@ -354,10 +421,13 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   if (spec.isTree()) {
     emitTreeBody(spec, os, type, qualified);
     os << "}\n\n";
+  } else if (spec.isDigitRouting()) {
+    emitDigitBody(spec, os, type, qualified);
+    os << "}\n\n";
   }
   std::string group = cyclic ? "coll::CyclicGroup" : "coll::XorGroup";
   std::string workspace = "coll::Workspace<" + type + ", " + group + ">";
-  if (spec.isTree()) {
+  if (spec.isTree() || spec.isDigitRouting()) {
     // done above
   } else if (kind == CollectiveKind::allreduce) {
     os << "  " << workspace << " ws(comm, " << group

@@ -50,13 +50,18 @@ int64_t combineValues(ReduceOp op, int64_t a, int64_t b) {
 
 /// The seed's catalogue inputs: rank r holds r + 1, except that
 /// reduce_scatter's rank r brings 10 (r + 1) + b for block b (sums 100, 104,
-/// ... on 4 ranks) and scatter's root brings 10 (b + 1) for block b.
-static int64_t initialValue(CollectiveKind kind, int64_t rank, int64_t part) {
+/// ... on 4 ranks), scatter's root brings 10 (b + 1) for block b, and
+/// alltoall's rank r brings 10 r + d for rank d (its part j is the block
+/// for d = r + j).
+static int64_t initialValue(CollectiveKind kind, int64_t rank, int64_t part,
+                            int64_t ranks) {
   switch (kind) {
   case CollectiveKind::reduce_scatter:
     return 10 * (rank + 1) + part;
   case CollectiveKind::scatter:
     return 10 * (part + 1);
+  case CollectiveKind::alltoall:
+    return 10 * rank + (rank + part) % ranks;
   default:
     return rank + 1;
   }
@@ -104,7 +109,7 @@ LogicalResult coll::printTrace(ProgramOp program, int64_t count,
     for (int64_t b = 0; b < parts; ++b)
       if (program.startsWith(r, b))
         for (auto [e, end] = elementsOf(b); e < end; ++e)
-          values[r][e] = initialValue(program.getKind(), r, b);
+          values[r][e] = initialValue(program.getKind(), r, b, ranks);
   }
   os << "initial\n";
   printValues(values, os);
@@ -171,20 +176,24 @@ LogicalResult coll::printTrace(ProgramOp program, int64_t count,
                        << v->message;
     return failure();
   }
+  bool alltoall = program.getKind() == CollectiveKind::alltoall;
   bool partial = false;
   for (int64_t r = 0; r < ranks; ++r)
     for (int64_t b = 0; b < parts; ++b)
       partial |= !program.delivers(r, b);
-  if (!partial)
+  if (!partial && !alltoall)
     return success();
-  os << "\nresult\n";
+  // alltoall's result is in source order: the block of rank s is part r - s.
+  os << "\nresult" << (alltoall ? " (by source rank)" : "") << "\n";
   for (int64_t r = 0; r < ranks; ++r) {
     os << (r ? "   " : "") << "r" << r;
     std::vector<int64_t> delivered;
-    for (int64_t b = 0; b < parts; ++b)
+    for (int64_t i = 0; i < parts; ++i) {
+      int64_t b = alltoall ? ((r - i) % ranks + ranks) % ranks : i;
       if (program.delivers(r, b))
         for (auto [e, end] = elementsOf(b); e < end; ++e)
           delivered.push_back(values[r][e]);
+    }
     if (delivered.empty()) {
       os << " ?";
       continue;

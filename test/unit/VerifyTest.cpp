@@ -162,7 +162,37 @@ const Example kExamples[] = {{"cyclic", "linear"},
                              {"cyclic", "butterfly(r = 0)"},
                              {"xor", "butterfly(r = 0)"}};
 
+/// Trees and digit routings, as .coll sources with symbolic P.
+const char *const kRoutedSources[] = {
+    "collective c : broadcast<any> { ranks P; root = 1; tree binomial; }",
+    "collective c : reduce<any, sum> { ranks P; root = 2; tree arity(2) "
+    "flat_below(0); }",
+    "collective c : allreduce<any, sum> { ranks P; tree flat; }",
+    "collective c : gather<any> { ranks P; root = 0; tree arity(3) "
+    "flat_below(0); }",
+    "collective c : scatter<any> { ranks P; root = 1; tree binomial; }",
+    "collective c : alltoall<any> { ranks P; digits balanced_ternary; }",
+    "collective c : alltoall<any> { ranks P; digits radix(3); }",
+    "collective c : alltoall<any> { ranks P; schedule direct; }",
+};
+
 } // namespace
+
+TEST_CASE("trees and digit routings are proven per P, and the simulation "
+          "agrees") {
+  mlir::MLIRContext context;
+  context.getOrLoadDialect<CollDialect>();
+  for (const char *source : kRoutedSources)
+    for (int64_t P : {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 23, 27}) {
+      CAPTURE(source);
+      CAPTURE(P);
+      mlir::OwningOpRef<mlir::ModuleOp> module;
+      ProgramOp program = collc_test::expand(context, module, source, P);
+      CHECK_FALSE(Simulation::run(program).has_value());
+      for (const PropertyResult &r : verifyProgram(program, {}))
+        CHECK(r.verdict == Verdict::proven);
+    }
+}
 
 TEST_CASE("every example schedule is proven per P, as transfers and as "
           "group moves, and the simulation agrees") {
@@ -298,6 +328,11 @@ TEST_CASE("random mutants: Z3 and the simulation agree on every one") {
       mlir::OwningOpRef<mlir::ModuleOp> module;
       bases.push_back(
           plainOf(collc_test::expand(context, module, example.source(), P)));
+    }
+  for (const char *source : kRoutedSources)
+    for (int64_t P : {4, 5, 7}) {
+      mlir::OwningOpRef<mlir::ModuleOp> module;
+      bases.push_back(plainOf(collc_test::expand(context, module, source, P)));
     }
   for (const char *text : kOtherKinds) {
     mlir::OwningOpRef<mlir::ModuleOp> module =

@@ -266,7 +266,8 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
                                               const VerifyOptions &options) {
   std::vector<PropertyResult> results;
   // Trees are proven per P (their shape is not a closed form in P).
-  if (maxRanks < 2 || spec.getNumRanks() || spec.isTree())
+  if (maxRanks < 2 || spec.getNumRanks() || spec.isTree() ||
+      spec.isDigitRouting())
     return results;
   results.push_back(spec.getGroup() == GroupKind::cyclic
                         ? cyclicMoves(maxRanks, options)
@@ -281,7 +282,7 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
 
 bool coll::familyCovers(CollectiveOp spec, ProgramOp program,
                         Property property) {
-  if (spec.getNumRanks() || spec.isTree() ||
+  if (spec.getNumRanks() || spec.isTree() || spec.isDigitRouting() ||
       program.getGroup() != spec.getGroup())
     return false;
   int64_t P = program.getNumRanks();

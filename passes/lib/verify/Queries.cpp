@@ -732,6 +732,61 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
   result.verdict = Verdict::proven;
 }
 
+/// Copy programs whose every step is a shift (digit routings of alltoall):
+/// a final slot's value is followed back as (part, rank), each step moving
+/// the rank back by its shift when it carries the part. The arithmetic mod
+/// P is done by comparisons: no division, so the terms stay small.
+static bool isShiftCopyProgram(const SlotProgram &sp) {
+  return sp.kind == CollectiveKind::alltoall && !sp.groupLevel &&
+         llvm::all_of(sp.steps, [](const SlotStep &s) {
+           return s.isShift && !s.combines();
+         });
+}
+
+static void coverageOfShifts(z3::context &ctx, const SlotProgram &sp,
+                             const VerifyOptions &options,
+                             PropertyResult &result,
+                             PropertyResult &ownership) {
+  result.method = "Z3: symbolic part and rank, one shift per step";
+  int64_t P = sp.ranks;
+  unsigned width = llvm::Log2_64_Ceil(static_cast<uint64_t>(2 * P) + 1) + 1;
+  auto num = [&](int64_t v) {
+    return ctx.bv_val(static_cast<uint64_t>(v), width);
+  };
+  // (a + b) mod P for a, b in [0, P).
+  auto addMod = [&](const z3::expr &a, int64_t b) {
+    z3::expr sum = a + num(((b % P) + P) % P);
+    return z3::ite(z3::uge(sum, num(P)), sum - num(P), sum);
+  };
+  z3::solver solver = makeSolver(ctx, options);
+  z3::expr part = ctx.bv_const("part", width), rank = ctx.bv_const("rank", width);
+  solver.add(z3::ult(part, num(P)) && z3::ult(rank, num(P)));
+  Encoder e(ctx, sp);
+  z3::expr at = rank;
+  for (size_t s = sp.steps.size(); s-- > 0;) {
+    const SlotStep &step = sp.steps[s];
+    z3::expr_vector carried(ctx);
+    for (int64_t j : step.shiftParts)
+      carried.push_back(part == num(j));
+    at = e.name(solver, "at", z3::ite(z3::mk_or(carried),
+                                      addMod(at, -step.shift), at));
+  }
+  // Rank r's block at offset j must come from rank r - j.
+  z3::expr source =
+      z3::ite(z3::uge(rank, part), rank - part, rank + num(P) - part);
+  solver.add(at != source);
+  if (settled(solver, result))
+    return;
+  minimize(solver, {part, rank});
+  z3::model model = solver.get_model();
+  auto value = [&](const z3::expr &x) {
+    return static_cast<int64_t>(model.eval(x, true).get_numeral_uint64());
+  };
+  int64_t j = value(part);
+  explainCoverage(sp, j * P + value(rank), j * P + value(at), result,
+                  ownership);
+}
+
 /// Group level: the part rank x sends for placement from+i is the part its
 /// receiver g(x) files under placement to+i, for a symbolic step, rank and
 /// vector index.
@@ -778,7 +833,9 @@ void coll::verify::proveCoverage(z3::context &ctx, const SlotProgram &sp,
                                  const VerifyOptions &options,
                                  PropertyResult &result,
                                  PropertyResult &ownership) {
-  if (sp.isReduceThenCopy())
+  if (isShiftCopyProgram(sp))
+    coverageOfShifts(ctx, sp, options, result, ownership);
+  else if (sp.isReduceThenCopy())
     coverageReduceThenCopy(ctx, sp, options, result, ownership);
   else
     coverageGeneral(ctx, sp, options, result, ownership);

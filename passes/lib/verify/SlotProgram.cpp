@@ -18,6 +18,29 @@ void SlotStep::forEachMove(
     fn(m.src, m.dst);
 }
 
+/// Marks `s` as a shift when its transfers are exactly x -> x + shift for
+/// every rank x, all with the same parts, kept under the same indices.
+static void detectShift(SlotStep &s, const std::vector<Transfer> &transfers,
+                        int64_t ranks) {
+  if (static_cast<int64_t>(transfers.size()) != ranks || ranks < 2)
+    return;
+  int64_t shift = ((transfers[0].dst - transfers[0].src) % ranks + ranks) % ranks;
+  std::vector<bool> seen(ranks, false);
+  for (const Transfer &t : transfers) {
+    if (seen[t.src] || ((t.dst - t.src) % ranks + ranks) % ranks != shift ||
+        t.sent != transfers[0].sent || t.received != t.sent)
+      return;
+    seen[t.src] = true;
+  }
+  std::vector<int64_t> parts = transfers[0].sent;
+  llvm::sort(parts);
+  if (std::adjacent_find(parts.begin(), parts.end()) != parts.end())
+    return; // a part sent twice: leave it to the concrete moves
+  s.isShift = true;
+  s.shift = shift;
+  s.shiftParts = parts;
+}
+
 SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
   SlotProgram sp;
   sp.program = program;
@@ -64,6 +87,7 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
         for (auto [sentPart, receivedPart] : llvm::zip(t.sent, t.received))
           s.moves.push_back(
               {sentPart * sp.ranks + t.src, receivedPart * sp.ranks + t.dst});
+      detectShift(s, transfers, sp.ranks);
       sp.transfers.push_back(std::move(transfers));
     }
     sp.steps.push_back(std::move(s));
@@ -154,9 +178,27 @@ static z3::expr inRange(const Encoder &e, const z3::expr &x, int64_t lo,
   return z3::uge(x, e.num(lo)) && z3::ult(x, e.num(lo + n));
 }
 
+/// Whether `slot`'s part is one of a shift step's parts.
+static z3::expr inShiftParts(const Encoder &e, const SlotStep &step,
+                             const z3::expr &slot) {
+  z3::expr_vector any(e.ctx);
+  for (int64_t part : step.shiftParts)
+    any.push_back(inRange(e, slot, part * e.program.ranks, e.program.ranks));
+  return z3::mk_or(any);
+}
+
+/// The slot of the same part on rank (rank of `slot`) + by (mod P).
+static z3::expr shifted(const Encoder &e, const z3::expr &slot, int64_t by) {
+  int64_t P = e.program.ranks;
+  z3::expr rank = z3::urem(slot, e.num(P));
+  return slot - rank + z3::urem(rank + e.num(((by % P) + P) % P), e.num(P));
+}
+
 z3::expr Encoder::received(const SlotStep &step, const z3::expr &slot) const {
   if (step.isRange)
     return inRange(*this, slot, step.to, step.vectors);
+  if (step.isShift)
+    return inShiftParts(*this, step, slot);
   z3::expr_vector any(ctx);
   for (const SlotMove &m : step.moves)
     any.push_back(slot == num(m.dst));
@@ -166,6 +208,9 @@ z3::expr Encoder::received(const SlotStep &step, const z3::expr &slot) const {
 z3::expr Encoder::sourceOf(const SlotStep &step, const z3::expr &slot) const {
   if (step.isRange)
     return slot - num(step.to) + num(step.from);
+  if (step.isShift)
+    return z3::ite(inShiftParts(*this, step, slot),
+                   shifted(*this, slot, -step.shift), slot);
   z3::expr result = slot;
   for (const SlotMove &m : llvm::reverse(step.moves))
     result = z3::ite(slot == num(m.dst), num(m.src), result);
@@ -175,6 +220,8 @@ z3::expr Encoder::sourceOf(const SlotStep &step, const z3::expr &slot) const {
 z3::expr Encoder::sent(const SlotStep &step, const z3::expr &slot) const {
   if (step.isRange)
     return inRange(*this, slot, step.from, step.vectors);
+  if (step.isShift)
+    return inShiftParts(*this, step, slot);
   z3::expr_vector any(ctx);
   for (const SlotMove &m : step.moves)
     any.push_back(slot == num(m.src));
@@ -185,6 +232,9 @@ z3::expr Encoder::destinationOf(const SlotStep &step,
                                 const z3::expr &slot) const {
   if (step.isRange)
     return slot - num(step.from) + num(step.to);
+  if (step.isShift)
+    return z3::ite(inShiftParts(*this, step, slot),
+                   shifted(*this, slot, step.shift), slot);
   z3::expr result = slot;
   for (const SlotMove &m : llvm::reverse(step.moves))
     result = z3::ite(slot == num(m.src), num(m.dst), result);
@@ -226,6 +276,13 @@ z3::expr Encoder::isDelivered(const z3::expr &slot) const {
 z3::expr Encoder::needs(const z3::expr &slot, const z3::expr &token) const {
   if (program.groupLevel)
     return initiallyHeld(token);
+  if (program.kind == CollectiveKind::alltoall) {
+    // The block at offset j of rank r comes from rank r - j (mod P).
+    z3::expr ranks = num(program.ranks);
+    z3::expr part = z3::udiv(slot, ranks);
+    z3::expr source = z3::urem(z3::urem(slot, ranks) + ranks - part, ranks);
+    return z3::udiv(token, ranks) == part && z3::urem(token, ranks) == source;
+  }
   return initiallyHeld(token) && z3::udiv(slot, num(program.ranks)) ==
                                      z3::udiv(token, num(program.ranks));
 }

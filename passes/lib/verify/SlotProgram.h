@@ -35,6 +35,12 @@ struct SlotStep {
   int64_t from = 0, to = 0, vectors = 0;
   /// Rank level: every (source slot, destination slot).
   std::vector<SlotMove> moves;
+  /// Rank level, when every rank x sends the same parts to x + shift (mod
+  /// P) and the receiver keeps their indices (digit routings): the Z3 terms
+  /// use this closed form, whose size does not grow with P.
+  bool isShift = false;
+  int64_t shift = 0;
+  std::vector<int64_t> shiftParts;
   mlir::Operation *op = nullptr;
 
   bool combines() const { return kind == StepKind::combine; }

@@ -1,9 +1,10 @@
 #pragma once
 // PeerSteps: the per-rank step primitive of schedules that are not group
-// moves (trees). In one step a rank sends to one peer and/or receives from
-// one peer; the step number is the message tag, so every rank may skip the
-// steps it has no part in.
+// moves (trees, digit routings). In one step a rank sends to one peer and/or
+// receives from one peer; the step number is the message tag, so every rank
+// may skip the steps it has no part in.
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -33,6 +34,32 @@ class PeerSteps {
     comm_.transport().exchange(nullptr, 0, kNoPeer, &segment, 1, checkPeer(from), step);
   }
 
+  // Sends and receives at once (either peer may be kNoPeer).
+  void exchange(int step, int to, const T* send, std::size_t n, int from, T* recv, std::size_t m) {
+    const SendSegment out{send, n * sizeof(T)};
+    const RecvSegment in{recv, m * sizeof(T)};
+    comm_.transport().exchange(&out, to == kNoPeer ? 0 : 1, to == kNoPeer ? kNoPeer : checkPeer(to), &in,
+                               from == kNoPeer ? 0 : 1, from == kNoPeer ? kNoPeer : checkPeer(from), step);
+  }
+
+  // Sends blocks `blocks` (block j is the n elements at base + j * n) to
+  // `to` and receives the same blocks from `from` in their place: the step
+  // of a digit routing, where every rank sends and receives one offset set.
+  void exchangeBlocks(int step, int to, int from, T* base, std::size_t n, const std::vector<int>& blocks) {
+    if (tmp_.size() < blocks.size() * n) tmp_.resize(blocks.size() * n);
+    sendSegs_.clear();
+    recvSegs_.clear();
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      sendSegs_.push_back({base + static_cast<std::size_t>(blocks[b]) * n, n * sizeof(T)});
+      recvSegs_.push_back({tmp_.data() + b * n, n * sizeof(T)});
+    }
+    // Received into tmp_ first: MPI forbids receiving into memory being sent.
+    comm_.transport().exchange(sendSegs_.data(), sendSegs_.size(), checkPeer(to), recvSegs_.data(),
+                               recvSegs_.size(), checkPeer(from), step);
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+      std::copy(tmp_.data() + b * n, tmp_.data() + (b + 1) * n, base + static_cast<std::size_t>(blocks[b]) * n);
+  }
+
   // acc[i] = op(acc[i], received[i]): the sender's values come after ours.
   template <class Op>
   void receiveCombine(int step, int from, T* acc, std::size_t n, Op op) {
@@ -52,6 +79,8 @@ class PeerSteps {
 
   Comm& comm_;
   std::vector<T> tmp_;  // grown as needed, reused across steps
+  std::vector<SendSegment> sendSegs_;
+  std::vector<RecvSegment> recvSegs_;
 };
 
 }  // namespace coll

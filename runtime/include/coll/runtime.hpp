@@ -1,7 +1,8 @@
 #pragma once
 // Everything generated collectives need: Comm, groups, Workspace, trees,
-// PeerSteps, operators.
+// digit routings, PeerSteps, operators.
 
+#include "coll/digits.hpp"
 #include "coll/groups.hpp"
 #include "coll/peer_steps.hpp"
 #include "coll/transport.hpp"

@@ -9,7 +9,7 @@ def Coll_CollectiveKind : I32EnumAttr<"CollectiveKind", "collective kind", [
     I32EnumAttrCase<"allreduce", 0>, I32EnumAttrCase<"reduce_scatter", 1>,
     I32EnumAttrCase<"allgather", 2>, I32EnumAttrCase<"broadcast", 3>,
     I32EnumAttrCase<"reduce", 4>, I32EnumAttrCase<"gather", 5>,
-    I32EnumAttrCase<"scatter", 6>
+    I32EnumAttrCase<"scatter", 6>, I32EnumAttrCase<"alltoall", 7>
   ]> {
   let cppNamespace = "::coll";
   let genSpecializedAttr = 0;
@@ -50,11 +50,14 @@ def Coll_GroupKindAttr : EnumAttr<Coll_Dialect, Coll_GroupKind, "group"> {
 }
 
 // linear and butterfly act on a group; flat, binomial and hierarchical are
-// trees over the ranks relative to a root (runtime/include/coll/trees.hpp).
+// trees over the ranks relative to a root (runtime/include/coll/trees.hpp);
+// direct, radix and balanced_ternary route all-to-all blocks by the digits of
+// their offsets (runtime/include/coll/digits.hpp).
 def Coll_ScheduleKind : I32EnumAttr<"ScheduleKind", "schedule of a collective", [
     I32EnumAttrCase<"linear", 0>, I32EnumAttrCase<"butterfly", 1>,
     I32EnumAttrCase<"flat", 2>, I32EnumAttrCase<"binomial", 3>,
-    I32EnumAttrCase<"hierarchical", 4>
+    I32EnumAttrCase<"hierarchical", 4>, I32EnumAttrCase<"direct", 5>,
+    I32EnumAttrCase<"radix", 6>, I32EnumAttrCase<"balanced_ternary", 7>
   ]> {
   let cppNamespace = "::coll";
   let genSpecializedAttr = 0;

@@ -23,6 +23,11 @@ inline bool isTreeSchedule(ScheduleKind schedule) {
   return schedule == ScheduleKind::flat || schedule == ScheduleKind::binomial ||
          schedule == ScheduleKind::hierarchical;
 }
+/// Direct, radix and balanced_ternary route all-to-all blocks by digits.
+inline bool isDigitSchedule(ScheduleKind schedule) {
+  return schedule == ScheduleKind::direct || schedule == ScheduleKind::radix ||
+         schedule == ScheduleKind::balanced_ternary;
+}
 } // namespace coll
 
 #define GET_ATTRDEF_CLASSES

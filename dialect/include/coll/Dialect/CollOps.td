@@ -22,6 +22,8 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     `butterfly`; `group` set) or a tree over the ranks relative to `root`
     (`flat`, `binomial`, `hierarchical` with `arity` and `flat_below`; no
     group). Rooted kinds (broadcast, reduce, gather, scatter) need `root`.
+    alltoall routes blocks by the digits of their offsets: `direct` (one
+    phase), `radix` (Bruck, with `radix`) or `balanced_ternary` (ReTri).
 
     ```mlir
     coll.collective @ring {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>,
@@ -41,7 +43,8 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     DefaultValuedAttr<I64Attr, "0">:$butterfly_r,
     OptionalAttr<I64Attr>:$root,
     OptionalAttr<I64Attr>:$arity,
-    OptionalAttr<I64Attr>:$flat_below
+    OptionalAttr<I64Attr>:$flat_below,
+    OptionalAttr<I64Attr>:$radix
   );
   let assemblyFormat = "$sym_name attr-dict";
   let hasVerifier = 1;
@@ -52,6 +55,9 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     std::string describeRanks();
     /// Whether the schedule is a tree (flat, binomial, hierarchical).
     bool isTree();
+    /// Whether the schedule routes by digits (direct, radix,
+    /// balanced_ternary).
+    bool isDigitRouting();
   }];
 }
 

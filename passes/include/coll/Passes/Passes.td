@@ -41,6 +41,25 @@ def ExpandTrees : Pass<"coll-expand-trees", "mlir::ModuleOp"> {
   let dependentDialects = ["coll::CollDialect"];
 }
 
+def ExpandDigits : Pass<"coll-expand-digits", "mlir::ModuleOp"> {
+  let summary = "Expand all-to-all digit routings (direct, radix, balanced_ternary) into coll.step ops";
+  let description = [{
+    Replaces every digit-routed `coll.collective` (alltoall) by its
+    `coll.program` for one rank count, from the runtime's coll/digits.hpp.
+    Part j of a rank is its block at offset j (its block for rank + j at the
+    start, the block of rank - j at the end). `direct`: step k sends block k
+    to rank + k. `radix` (Bruck): in phase k, blocks whose k-th digit is v go
+    to rank + v b^k. `balanced_ternary` (ReTri, seeds/002): in phase k,
+    blocks whose balanced-ternary digit of the centered offset is +1 go to
+    rank + 3^k, those with -1 to rank - 3^k; ceil(log3 P) phases.
+  }];
+  let options = [
+    Option<"ranks", "ranks", "int64_t", /*default=*/"0",
+           "Rank count for specs whose count is symbolic">
+  ];
+  let dependentDialects = ["coll::CollDialect"];
+}
+
 def CheckDataflow : Pass<"coll-check-dataflow", "mlir::ModuleOp"> {
   let summary = "Check a step program by exact dataflow simulation";
   let description = [{

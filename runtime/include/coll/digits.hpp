@@ -1,0 +1,94 @@
+#pragma once
+// All-to-all by digit routing (seeds/002, design.md 3.2). Block j of a rank
+// is the block at offset j: rank r starts with its block for r + j and ends
+// with the block of r - j. A block never changes its offset, so "rank i's
+// block j" names exactly one block at every moment, and every rank sends
+// and receives the same offsets in a step:
+//   - direct: step k sends block k to i + k (n - 1 steps of one phase);
+//   - radix b (Bruck): in phase k, blocks whose k-th base-b digit is v go to
+//     i + v b^k, one step per digit value v = 1 .. b-1;
+//   - balanced ternary (ReTri): the centered offset of j, in (-n/2, n/2],
+//     has balanced-ternary digits tau_k in {-1, 0, +1}; in phase k blocks
+//     with tau_k = +1 go to i + 3^k and those with tau_k = -1 to i - 3^k
+//     (two steps of one message each way: the runtime's step is one send
+//     and one receive). ceil(log3 n) phases.
+//
+// The compiler expands exactly these steps into the program it verifies,
+// and generated code runs them, so the schedule that is proven is the one
+// that runs. Plain C++17: no MPI, no exceptions.
+
+#include <vector>
+
+namespace coll {
+
+enum class DigitSystem { direct, radix, balancedTernary };
+
+struct Digits {
+  DigitSystem system = DigitSystem::direct;
+  int radix = 2;  // radix: the base (>= 2)
+};
+
+struct DigitStep {
+  int phase;
+  int offset;              // rank i sends to i + offset and receives from i - offset (mod n)
+  std::vector<int> blocks;  // the offsets j of the blocks sent (and received)
+};
+
+namespace detail {
+
+// Digit k of offset j (0 <= j < n) in the routing's number system.
+inline int digitOf(const Digits& digits, int n, int j, int k) {
+  if (digits.system == DigitSystem::balancedTernary) {
+    int c = j > n / 2 ? j - n : j;  // the centered offset, in (-n/2, n/2]
+    int digit = 0;
+    for (int i = 0; i <= k; ++i) {
+      int r = ((c % 3) + 3) % 3;
+      if (r == 2) r = -1;
+      digit = r;
+      c = (c - r) / 3;
+    }
+    return digit;
+  }
+  for (int i = 0; i < k; ++i) j /= digits.radix;
+  return j % digits.radix;
+}
+
+}  // namespace detail
+
+// The steps of the routing for n ranks, in order.
+inline std::vector<DigitStep> digitSteps(const Digits& digits, int n) {
+  std::vector<DigitStep> steps;
+  if (n <= 1) return steps;
+  if (digits.system == DigitSystem::direct) {
+    // One phase: every rank meets every other, one message per step.
+    for (int k = 1; k < n; ++k) steps.push_back({0, k, {k}});
+    return steps;
+  }
+  const int base = digits.system == DigitSystem::radix ? digits.radix : 3;
+  // Phases: enough digits for every offset (ceil(log_base n)).
+  int phases = 0;
+  for (long long reach = 1; reach < n; reach *= base) ++phases;
+  long long power = 1;
+  for (int k = 0; k < phases; ++k, power *= base) {
+    std::vector<int> values;
+    if (digits.system == DigitSystem::balancedTernary)
+      values = {+1, -1};
+    else
+      for (int v = 1; v < base; ++v) values.push_back(v);
+    for (int v : values) {
+      DigitStep step{k, static_cast<int>(((v * power) % n + n) % n), {}};
+      for (int j = 0; j < n; ++j)
+        if (detail::digitOf(digits, n, j, k) == v) step.blocks.push_back(j);
+      if (!step.blocks.empty()) steps.push_back(step);
+    }
+  }
+  return steps;
+}
+
+// Number of phases: steps of one phase can share a topology (seeds/002).
+inline int digitPhases(const Digits& digits, int n) {
+  const std::vector<DigitStep> steps = digitSteps(digits, n);
+  return steps.empty() ? 0 : steps.back().phase + 1;
+}
+
+}  // namespace coll

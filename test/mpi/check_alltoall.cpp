@@ -1,0 +1,44 @@
+// End-to-end check of one collc alltoall schedule against MPI_Alltoall, out
+// of place and in place (send == recv). Build with
+// -DCOLLC_HEADER="\"schedule.hpp\"" -DCOLLC_FN=schedule and run under mpirun
+// with any number of ranks.
+
+#include "check_common.hpp"
+
+namespace {
+
+template <class T>
+void runCase(coll::Comm& comm, std::size_t count, bool inplace) {
+  const int rank = comm.rank(), P = comm.size();
+  const std::size_t total = static_cast<std::size_t>(P) * count;
+  std::vector<T> in(total);
+  for (std::size_t i = 0; i < total; ++i) in[i] = input<T>(OpKind::Sum, rank, i);
+  std::vector<T> expected(total);
+  MPI_Alltoall(in.data(), static_cast<int>(count), TypeInfo<T>::mpi(), expected.data(),
+               static_cast<int>(count), TypeInfo<T>::mpi(), MPI_COMM_WORLD);
+  std::vector<T> send = in, recv(total, T(-12345));
+  T* out = inplace ? send.data() : recv.data();
+  collc::COLLC_FN(comm, send.data(), out, count);
+  checkResult(comm, OpKind::Sum, count, inplace, expected.data(), out, total, in, send);
+}
+
+// Returns the number of cases run.
+int runAll(coll::Comm& comm) {
+  int cases = 0;
+  for (std::size_t count : caseCounts(comm.size()))
+    for (bool inplace : {false, true}) {
+      runCase<double>(comm, count, inplace);
+      runCase<std::int64_t>(comm, count, inplace);
+      cases += 2;
+    }
+  return cases;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return checkMain(argc, argv, runAll, [](coll::Comm& comm) {
+    std::vector<std::int64_t> buf(static_cast<std::size_t>(comm.size()) * 7, 1);
+    collc::COLLC_FN(comm, buf.data(), buf.data(), 7);
+  });
+}
