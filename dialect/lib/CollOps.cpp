@@ -63,11 +63,31 @@ LogicalResult CollectiveOp::verify() {
   }
 
   // Which kinds a schedule serves.
-  if (kind == CollectiveKind::alltoall && !isDigitRouting())
+  bool chain = getSchedule() == ScheduleKind::doubling ||
+               (getSchedule() == ScheduleKind::linear && !getGroup());
+  if (isScan(kind) != chain)
+    return isScan(kind)
+               ? emitOpError("scans take schedule linear or doubling without "
+                             "a group, not ")
+                     << stringifyScheduleKind(getSchedule())
+               : emitOpError("schedule ")
+                     << stringifyScheduleKind(getSchedule())
+                     << (getGroup() ? "" : " without a group")
+                     << " serves inclusive_scan and exclusive_scan, not "
+                     << kindName;
+  if (kind == CollectiveKind::barrier && !isTree())
+    return emitOpError("barrier takes a tree (flat, binomial or "
+                       "hierarchical), not ")
+           << stringifyScheduleKind(getSchedule());
+  if (chain && getGroup())
+    return emitOpError("schedule doubling takes no group");
+  if (!chain && kind == CollectiveKind::alltoall && !isDigitRouting())
     return emitOpError("alltoall takes a digit routing (direct, radix or "
                        "balanced_ternary), not ")
            << stringifyScheduleKind(getSchedule());
-  if (isDigitRouting()) {
+  if (chain) {
+    // checked above
+  } else if (isDigitRouting()) {
     if (getGroup())
       return emitOpError("a digit routing (")
              << stringifyScheduleKind(getSchedule()) << ") takes no group";
@@ -80,7 +100,7 @@ LogicalResult CollectiveOp::verify() {
     if (kind == CollectiveKind::reduce_scatter ||
         kind == CollectiveKind::allgather)
       return emitOpError("tree schedules serve allreduce, broadcast, reduce, "
-                         "gather and scatter, not ")
+                         "gather, scatter and barrier, not ")
              << kindName;
   } else {
     if (!getGroup())
@@ -156,6 +176,8 @@ LogicalResult CollectiveOp::verify() {
 
 bool ProgramOp::startsWith(int64_t rank, int64_t part) {
   switch (getKind()) {
+  case CollectiveKind::exclusive_scan: // part 0 carries, part 1 is the result
+    return part == 0;
   case CollectiveKind::allgather:
   case CollectiveKind::gather: // each rank brings its own block
     return rank == part;
@@ -169,6 +191,8 @@ bool ProgramOp::startsWith(int64_t rank, int64_t part) {
 
 bool ProgramOp::delivers(int64_t rank, int64_t part) {
   switch (getKind()) {
+  case CollectiveKind::exclusive_scan: // rank 0's result is undefined (MPI)
+    return part == 1 && rank >= 1;
   case CollectiveKind::reduce_scatter:
   case CollectiveKind::scatter: // rank b keeps block b
     return rank == part;
@@ -184,7 +208,8 @@ bool ProgramOp::reduces() {
   CollectiveKind kind = getKind();
   return kind == CollectiveKind::allreduce ||
          kind == CollectiveKind::reduce_scatter ||
-         kind == CollectiveKind::reduce;
+         kind == CollectiveKind::reduce || kind == CollectiveKind::barrier ||
+         isScan(kind);
 }
 
 bool ProgramOp::expects(int64_t rank, int64_t part, int64_t fromRank,
@@ -196,6 +221,10 @@ bool ProgramOp::expects(int64_t rank, int64_t part, int64_t fromRank,
   case CollectiveKind::broadcast:
   case CollectiveKind::scatter:
     return fromPart == part && fromRank == static_cast<int64_t>(*getRoot());
+  case CollectiveKind::inclusive_scan: // ranks 0 .. rank
+    return fromPart == part && fromRank <= rank;
+  case CollectiveKind::exclusive_scan: // ranks 0 .. rank - 1, carried in part 0
+    return part == 1 && fromPart == 0 && fromRank < rank;
   case CollectiveKind::alltoall: {
     // Part j is the block at offset j: rank r starts with its block for
     // r + j and must end with the block of r - j for it.
@@ -236,6 +265,10 @@ LogicalResult ProgramOp::verify() {
     return emitOpError("of kind ")
            << stringifyCollectiveKind(kind)
            << " needs one part per rank (num_parts == num_ranks)";
+  if (kind == CollectiveKind::exclusive_scan &&
+      static_cast<int64_t>(getNumParts()) != 2)
+    return emitOpError("of kind exclusive_scan needs two parts (part 0 "
+                       "carries the prefix, part 1 is the result)");
   if (std::optional<ArrayRef<int64_t>> chunks = getChunkOfPart()) {
     int64_t parts = getNumParts();
     if (static_cast<int64_t>(chunks->size()) != parts)
@@ -328,7 +361,7 @@ static ParseResult parseStepKindKeyword(OpAsmParser &parser,
     return failure();
   std::optional<StepKind> parsed = symbolizeStepKind(word);
   if (!parsed)
-    return parser.emitError(loc, "expected 'combine' or 'copy', got '")
+    return parser.emitError(loc, "expected 'combine', 'copy' or 'fold', got '")
            << word << "'";
   kind = StepKindAttr::get(parser.getContext(), *parsed);
   return success();

@@ -132,6 +132,7 @@ private:
   LogicalResult finish(Declaration &decl, llvm::SMLoc closeLoc);
   LogicalResult finishTree(Declaration &decl, llvm::SMLoc closeLoc);
   LogicalResult finishAlltoall(Declaration &decl, llvm::SMLoc closeLoc);
+  LogicalResult finishScan(Declaration &decl, llvm::SMLoc closeLoc);
   void build(const Declaration &decl);
 
   std::optional<Type> parseElementType(llvm::StringRef word);
@@ -181,7 +182,8 @@ LogicalResult Parser::parseCollective() {
     return error(tok.loc, "unknown collective kind '" + tok.spelling +
                               "'; expected allreduce, reduce_scatter, "
                               "allgather, alltoall, broadcast, reduce, "
-                              "gather or scatter");
+                              "gather, scatter, inclusive_scan, "
+                              "exclusive_scan or barrier");
   decl.kind = *kind;
   consume();
   if (tok.is(Token::less) && failed(parseKindArguments(decl)))
@@ -227,6 +229,9 @@ std::optional<Type> Parser::parseElementType(llvm::StringRef word) {
 }
 
 LogicalResult Parser::parseKindArguments(Declaration &decl) {
+  if (decl.kind == CollectiveKind::barrier)
+    return error(tok.loc, "barrier moves no data: it takes no element type "
+                          "or operator");
   consume(); // '<'
   if (!tok.is(Token::identifier))
     return unexpected("an element type");
@@ -240,7 +245,7 @@ LogicalResult Parser::parseKindArguments(Declaration &decl) {
   // Kinds that move data without reducing it take no operator.
   if (decl.kind != CollectiveKind::allreduce &&
       decl.kind != CollectiveKind::reduce_scatter &&
-      decl.kind != CollectiveKind::reduce)
+      decl.kind != CollectiveKind::reduce && !isScan(decl.kind))
     return expect(Token::greater);
   if (failed(expect(Token::comma)))
     return failure();
@@ -404,7 +409,8 @@ LogicalResult Parser::parseSchedule(Declaration &decl) {
                               ";' instead of a schedule");
   if (!schedule)
     return error(tok.loc, "unknown schedule '" + tok.spelling +
-                              "'; expected linear, butterfly or direct");
+                              "'; expected linear, butterfly, direct or "
+                              "doubling");
   decl.schedule = schedule;
   Token last = tok;
   consume();
@@ -537,6 +543,12 @@ LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
                                    stringifyCollectiveKind(decl.kind));
   if (decl.treeLoc.isValid())
     return finishTree(decl, closeLoc);
+  if (isScan(decl.kind) || decl.schedule == ScheduleKind::doubling)
+    return finishScan(decl, closeLoc);
+  if (decl.kind == CollectiveKind::barrier)
+    return error(closeLoc, "collective '" + decl.name +
+                               "' of kind barrier needs a 'tree' statement "
+                               "(flat, binomial or arity(k))");
   bool direct = decl.schedule == ScheduleKind::direct;
   if (decl.digitsLoc.isValid() || direct ||
       decl.kind == CollectiveKind::alltoall)
@@ -602,8 +614,8 @@ LogicalResult Parser::finishTree(Declaration &decl, llvm::SMLoc closeLoc) {
   if (decl.kind == CollectiveKind::reduce_scatter ||
       decl.kind == CollectiveKind::allgather)
     return error(decl.treeLoc,
-                 "tree schedules serve allreduce, broadcast, reduce, gather "
-                 "and scatter, not " +
+                 "tree schedules serve allreduce, broadcast, reduce, gather, "
+                 "scatter and barrier, not " +
                      stringifyCollectiveKind(decl.kind) +
                      "; use a group schedule");
   if (!decl.ranksLoc.isValid())
@@ -617,6 +629,35 @@ LogicalResult Parser::finishTree(Declaration &decl, llvm::SMLoc closeLoc) {
     diag.attachNote(loc(decl.ranksLoc)) << "rank count declared here";
     return diag;
   }
+  build(decl);
+  return success();
+}
+
+LogicalResult Parser::finishScan(Declaration &decl, llvm::SMLoc closeLoc) {
+  if (!isScan(decl.kind))
+    return error(decl.scheduleLoc,
+                 "schedule doubling serves inclusive_scan and exclusive_scan, "
+                 "not " +
+                     stringifyCollectiveKind(decl.kind));
+  if (decl.digitsLoc.isValid())
+    return error(decl.digitsLoc, "digit routings serve alltoall, not " +
+                                     stringifyCollectiveKind(decl.kind));
+  if (!decl.schedule || (*decl.schedule != ScheduleKind::linear &&
+                         *decl.schedule != ScheduleKind::doubling))
+    return error(decl.scheduleLoc.isValid() ? decl.scheduleLoc : closeLoc,
+                 "collective '" + decl.name + "' of kind " +
+                     stringifyCollectiveKind(decl.kind) +
+                     " needs 'schedule linear;' or 'schedule doubling;'");
+  if (decl.group) {
+    InFlightDiagnostic diag =
+        error(decl.groupLoc, "a scan takes no group; it folds prefixes in "
+                             "rank order");
+    diag.attachNote(loc(decl.scheduleLoc)) << "the schedule is here";
+    return diag;
+  }
+  if (!decl.ranksLoc.isValid())
+    return error(closeLoc, "collective '" + decl.name +
+                               "' needs a 'ranks' statement");
   build(decl);
   return success();
 }

@@ -21,6 +21,8 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
     return expandTreeCollective(spec, P, builder);
   if (spec.isDigitRouting())
     return expandDigitCollective(spec, P, builder);
+  if (isScan(spec.getKind()))
+    return expandScanCollective(spec, P, builder);
   MLIRContext *ctx = builder.getContext();
   GroupAlgebra group(*spec.getGroup(), P);
   SmallVector<int64_t> chunkOfPart;
@@ -100,7 +102,8 @@ struct ExpandGroupSchedulesPass
     if (failed(expandAllCollectives(
             getOperation(), ranks, "ranks=N", !compact,
             [](CollectiveOp spec) {
-              return !spec.isTree() && !spec.isDigitRouting();
+              return !spec.isTree() && !spec.isDigitRouting() &&
+                     !isScan(spec.getKind());
             })))
       signalPassFailure();
   }

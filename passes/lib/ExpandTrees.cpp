@@ -103,6 +103,10 @@ ProgramOp coll::expandTreeCollective(CollectiveOp spec, int64_t P,
     emitPass(/*upward=*/true, StepKind::combine, "reduce");
     emitPass(/*upward=*/false, StepKind::copy, "broadcast");
     break;
+  case CollectiveKind::barrier: // an allreduce of nothing: all arrive, then go
+    emitPass(/*upward=*/true, StepKind::combine, "arrive");
+    emitPass(/*upward=*/false, StepKind::copy, "release");
+    break;
   case CollectiveKind::broadcast:
     emitPass(/*upward=*/false, StepKind::copy, "broadcast");
     break;
@@ -115,6 +119,8 @@ ProgramOp coll::expandTreeCollective(CollectiveOp spec, int64_t P,
   case CollectiveKind::reduce_scatter:
   case CollectiveKind::allgather:
   case CollectiveKind::alltoall:
+  case CollectiveKind::inclusive_scan:
+  case CollectiveKind::exclusive_scan:
     llvm_unreachable("the spec verifier keeps trees to rooted kinds and "
                      "allreduce");
   }

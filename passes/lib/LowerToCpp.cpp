@@ -113,6 +113,9 @@ static std::string describeSchedule(CollectiveOp spec) {
       spec.getRoot() ? ", root " + std::to_string(*spec.getRoot()) : "";
   switch (spec.getSchedule()) {
   case ScheduleKind::linear:
+    if (!spec.getGroup())
+      return "schedule linear (a chain)";
+    [[fallthrough]];
   case ScheduleKind::butterfly:
     return std::string("group ") +
            (spec.getGroup() == GroupKind::cyclic ? "cyclic(P)" : "xor(P)") +
@@ -132,6 +135,8 @@ static std::string describeSchedule(CollectiveOp spec) {
     return "digits radix(" + std::to_string(*spec.getRadix()) + ") (Bruck)";
   case ScheduleKind::balanced_ternary:
     return "digits balanced_ternary (ReTri)";
+  case ScheduleKind::doubling:
+    return "schedule doubling (recursive doubling)";
   }
   return "";
 }
@@ -294,6 +299,9 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
   case CollectiveKind::reduce_scatter:
   case CollectiveKind::allgather:
   case CollectiveKind::alltoall:
+  case CollectiveKind::inclusive_scan:
+  case CollectiveKind::exclusive_scan:
+  case CollectiveKind::barrier:
     return; // the spec verifier keeps trees away from these kinds
   }
 }
@@ -354,6 +362,80 @@ static void emitDigitBody(CollectiveOp spec, llvm::raw_ostream &os,
         "at(recv, (rank - j + P) % P));\n";
 }
 
+/// The body of a scan: fold the prefixes of lower ranks along the chain or
+/// by recursive doubling (the steps ExpandScans verified), then, for an
+/// exclusive scan, shift each inclusive prefix one rank up.
+static void emitScanBody(CollectiveOp spec, llvm::raw_ostream &os,
+                         StringRef type, StringRef qualified) {
+  bool exclusive = spec.getKind() == CollectiveKind::exclusive_scan;
+  os << "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
+     << "    throw coll::Error(\"" << qualified
+     << ": null buffer with count \" + std::to_string(count));\n"
+     << "  if (count == 0)\n    return;\n"
+     << "  const int rank = comm.rank();\n";
+  if (exclusive)
+    os << "  // The inclusive prefix travels in `carry`; recv gets the "
+          "exclusive one.\n"
+       << "  std::vector<" << type << "> carry(send, send + count);\n"
+       << "  " << type << " *acc = carry.data();\n";
+  else
+    os << "  " << type << " *acc = recv;\n"
+       << "  if (send != recv)\n"
+       << "    std::copy(send, send + count, recv);\n";
+  os << "  coll::PeerSteps<" << type << "> steps(comm);\n";
+  if (spec.getSchedule() == ScheduleKind::linear) {
+    os << "  // Step k: rank k's prefix to rank k + 1.\n"
+       << "  if (rank > 0)\n"
+       << "    steps.receiveFold(rank - 1, rank - 1, acc, count, op);\n"
+       << "  if (rank + 1 < P)\n"
+       << "    steps.send(rank, rank + 1, acc, count);\n";
+    if (exclusive)
+      os << "  const int shift = P - 1;\n";
+  } else {
+    os << "  // Step k: to rank + 2^k, from rank - 2^k (Hillis-Steele).\n"
+       << "  int step = 0;\n"
+       << "  for (int d = 1; d < P; d *= 2, ++step)\n"
+       << "    steps.exchangeFold(step, rank + d < P ? rank + d : "
+          "coll::kNoPeer,\n"
+       << "                       rank - d >= 0 ? rank - d : coll::kNoPeer, "
+          "acc, count, op);\n";
+    if (exclusive)
+      os << "  const int shift = step;\n";
+  }
+  if (exclusive)
+    os << "  // Rank r's inclusive prefix is rank r + 1's result; rank 0's "
+          "recv is left\n"
+       << "  // as it is (MPI_Exscan leaves it undefined).\n"
+       << "  steps.exchange(shift, rank + 1 < P ? rank + 1 : coll::kNoPeer, "
+          "acc, count,\n"
+       << "                 rank > 0 ? rank - 1 : coll::kNoPeer, recv, "
+          "count);\n";
+}
+
+/// A barrier: an allreduce of nothing up and down the tree (zero-byte
+/// messages), so no rank leaves before every rank has arrived.
+static void emitBarrierBody(CollectiveOp spec, llvm::raw_ostream &os) {
+  os << "  const int rank = comm.rank();\n"
+     << "  const coll::Tree tree = " << treeInitializer(spec) << ";\n"
+     << "  const std::vector<coll::TreeEdge> edges = coll::treeEdgesOf(tree, "
+        "P, rank);\n"
+     << "  coll::PeerSteps<char> steps(comm);\n"
+     << "  for (const coll::TreeEdge &e : edges) {  // arrive\n"
+     << "    if (e.child == rank)\n"
+     << "      steps.send(e.step, e.parent, nullptr, 0);\n"
+     << "    else\n"
+     << "      steps.receive(e.step, e.child, nullptr, 0);\n"
+     << "  }\n"
+     << "  const int last = 2 * coll::treeSteps(tree, P) - 1;\n"
+     << "  for (auto e = edges.rbegin(); e != edges.rend(); ++e) {  // "
+        "release\n"
+     << "    if (e->child == rank)\n"
+     << "      steps.receive(last - e->step, e->parent, nullptr, 0);\n"
+     << "    else\n"
+     << "      steps.send(last - e->step, e->child, nullptr, 0);\n"
+     << "  }\n";
+}
+
 static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
                            StringRef ns) {
   StringRef name = spec.getSymName();
@@ -364,16 +446,18 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   const char *opName = stringifyReduceOp(spec.getOp()).data();
   bool hasOp = kind == CollectiveKind::allreduce ||
                kind == CollectiveKind::reduce_scatter ||
-               kind == CollectiveKind::reduce;
+               kind == CollectiveKind::reduce || isScan(kind);
   StringRef kindName = stringifyCollectiveKind(kind);
   std::string qualified = (ns + "::" + name).str();
 
   os << "/// " << name << ": " << kindName;
   if (hasOp)
     os << ", " << opName << " by default";
-  os << ", "
-     << (elementType ? "element type " + type : std::string("any element type"))
-     << ", " << spec.describeRanks() << ".\n";
+  if (kind != CollectiveKind::barrier)
+    os << ", "
+       << (elementType ? "element type " + type
+                       : std::string("any element type"));
+  os << ", " << spec.describeRanks() << ".\n";
   if (kind == CollectiveKind::reduce_scatter)
     os << "/// send: P * count elements, block b for rank b; recv: count "
           "elements,\n/// the reduction of every rank's block `rank`.\n";
@@ -389,6 +473,17 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   if (kind == CollectiveKind::gather)
     os << "/// send: count elements; recv: P * count elements at the root, "
           "block b from\n/// rank b (may be null elsewhere).\n";
+  if (kind == CollectiveKind::inclusive_scan)
+    os << "/// send, recv: count elements; rank r gets op over ranks 0..r in "
+          "rank order\n/// (MPI_Scan; in place when send == recv).\n";
+  if (kind == CollectiveKind::exclusive_scan)
+    os << "/// send, recv: count elements; rank r >= 1 gets op over ranks "
+          "0..r-1 in rank\n/// order (MPI_Exscan; in place when send == "
+          "recv). Rank 0's recv is left as it\n/// is, unless an init value "
+          "is given: then rank 0 gets init and rank r\n/// op(init, x_0, "
+          "..., x_{r-1}), as std::exclusive_scan.\n";
+  if (kind == CollectiveKind::barrier)
+    os << "/// Returns on every rank only after every rank has entered.\n";
   if (kind == CollectiveKind::alltoall)
     os << "/// send: P * count elements, block d for rank d; recv: P * count "
           "elements,\n/// block s from rank s (in place when send == recv).\n";
@@ -405,7 +500,9 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   std::string head = elementType ? (hasOp ? "template <class Op>\n" : "inline ")
                                  : (hasOp ? "template <class T, class Op>\n"
                                           : "template <class T>\n");
-  if (kind == CollectiveKind::broadcast)
+  if (kind == CollectiveKind::barrier)
+    os << "inline void " << name << "(coll::Comm &comm) {\n";
+  else if (kind == CollectiveKind::broadcast)
     os << head << "void " << name << "(coll::Comm &comm, " << type
        << " *buffer, std::size_t count) {\n";
   else
@@ -418,7 +515,13 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
      << ": communicator size \" + std::to_string(P) +\n"
      << "                      \" is not allowed (requires "
      << spec.describeRanks() << ")\");\n";
-  if (spec.isTree()) {
+  if (kind == CollectiveKind::barrier) {
+    emitBarrierBody(spec, os);
+    os << "}\n\n";
+  } else if (isScan(kind)) {
+    emitScanBody(spec, os, type, qualified);
+    os << "}\n\n";
+  } else if (spec.isTree()) {
     emitTreeBody(spec, os, type, qualified);
     os << "}\n\n";
   } else if (spec.isDigitRouting()) {
@@ -427,7 +530,7 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   }
   std::string group = cyclic ? "coll::CyclicGroup" : "coll::XorGroup";
   std::string workspace = "coll::Workspace<" + type + ", " + group + ">";
-  if (spec.isTree() || spec.isDigitRouting()) {
+  if (spec.isTree() || spec.isDigitRouting() || isScan(kind)) {
     // done above
   } else if (kind == CollectiveKind::allreduce) {
     os << "  " << workspace << " ws(comm, " << group
@@ -478,6 +581,18 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   os << "  " << name << "(comm, send, recv, count, "
      << cppOperator(spec.getOp()) << "{});\n";
   os << "}\n\n";
+  if (kind != CollectiveKind::exclusive_scan)
+    return;
+  os << "/// With an init value: rank 0 gets init, rank r op(init, x_0, ..., "
+        "x_{r-1}).\n";
+  os << (elementType ? "template <class Op>\n" : "template <class T, class Op>\n")
+     << "void " << name << "(coll::Comm &comm, const " << type << " *send, "
+     << type << " *recv, std::size_t count, Op op, const " << type
+     << " &init) {\n"
+     << "  " << name << "(comm, send, recv, count, op);\n"
+     << "  for (std::size_t i = 0; i < count; ++i)\n"
+     << "    recv[i] = comm.rank() == 0 ? init : op(init, recv[i]);\n"
+     << "}\n\n";
 }
 
 LogicalResult coll::emitCppHeader(ModuleOp module, llvm::raw_ostream &os,

@@ -131,9 +131,12 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
   struct Arrival {
     int64_t src, dst, part, into;
     llvm::BitVector value;
+    std::optional<Twice> twice;
   };
   std::vector<Arrival> arrivals;
-  bool combine = step.getStepKind() == StepKind::combine;
+  // A fold merges like a combine but the sender keeps its value (scans).
+  bool combine = step.getStepKind() != StepKind::copy;
+  bool handsOn = step.getStepKind() == StepKind::combine;
   for (const Transfer &t : transfers)
     for (auto [b, into] : llvm::zip(t.sent, t.received)) {
       const Slot &s = slot(t.src, b);
@@ -141,7 +144,7 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
         return violation("ownership", t.src, b,
                          "rank " + std::to_string(t.src) + " sends part " +
                              std::to_string(b) + ", which it " + lostWhen(s));
-      arrivals.push_back({t.src, t.dst, b, into, s.tokens});
+      arrivals.push_back({t.src, t.dst, b, into, s.tokens, s.twice});
     }
   std::vector<bool> receivedNow(ranks * parts, false);
   for (const Arrival &a : arrivals)
@@ -163,17 +166,24 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
                              ", which it " + lostWhen(target));
       llvm::BitVector twice = target.tokens;
       twice &= a.value;
-      if (twice.any()) {
+      std::optional<Twice> doubled = target.twice ? target.twice : a.twice;
+      if (twice.any() && !doubled) {
         int64_t token = twice.find_first();
-        return violation("coverage", a.dst, a.into,
-                         "the contribution of rank " +
-                             std::to_string(token % ranks) + " to part " +
-                             std::to_string(token / ranks) + " reaches rank " +
-                             std::to_string(a.dst) + " twice (it holds " +
-                             describe(target.tokens, a.into) +
-                             " and receives " + describe(a.value, a.into) +
-                             " from rank " + std::to_string(a.src) + ")");
+        doubled = Twice{index, a.dst, a.into,
+                        "the contribution of rank " +
+                            std::to_string(token % ranks) + " to part " +
+                            std::to_string(token / ranks) + " reaches rank " +
+                            std::to_string(a.dst) + " twice (it holds " +
+                            describe(target.tokens, a.into) +
+                            " and receives " + describe(a.value, a.into) +
+                            " from rank " + std::to_string(a.src) + ")"};
       }
+      // A result slot may not count anything twice; another slot may, as
+      // long as the value never reaches a result (finish() checks).
+      if (doubled && program.delivers(a.dst, a.into))
+        return Violation{"coverage", doubled->step, doubled->rank,
+                         doubled->part, doubled->message, step};
+      target.twice = doubled;
       llvm::BitVector sum = target.tokens;
       sum |= a.value;
       assign(target, sum, true);
@@ -182,11 +192,12 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
         replaced.push_back({a.dst, a.into, a.src, target.tokens, a.value});
       assign(target, a.value, true);
       target.givenAwayAt = -1;
+      target.twice = a.twice;
     }
   }
   // A combined partial now lives at the receiver only, unless the sender
   // received the same part back in this step.
-  if (combine)
+  if (handsOn)
     for (const Arrival &a : arrivals) {
       Slot &s = slot(a.src, a.part);
       if (receivedNow[a.src * parts + a.part] || !s.held)
@@ -220,6 +231,9 @@ std::optional<Violation> Simulation::finish(int64_t numSteps) const {
       if (!program.delivers(r, b))
         continue;
       const Slot &s = slot(r, b);
+      if (s.held && s.twice)
+        return Violation{"coverage", s.twice->step, s.twice->rank,
+                         s.twice->part, s.twice->message, program};
       if (!s.held) {
         std::string why =
             s.givenAwayAt < 0

@@ -150,7 +150,7 @@ LogicalResult coll::printTrace(ProgramOp program, int64_t count,
       return failure();
     }
     std::vector<std::vector<int64_t>> before = values;
-    bool combine = step.getStepKind() == StepKind::combine;
+    bool combine = step.getStepKind() != StepKind::copy;
     for (const Transfer &t : transfersOfStep(step)) {
       for (auto [sent, received] : llvm::zip(t.sent, t.received)) {
         // Parts of a chunk layout have equal sizes or differ by one; a

@@ -63,7 +63,18 @@ void MpiTransport::exchange(const SendSegment* sends, std::size_t numSends, int 
   requests_.clear();
   expectedBytes_.clear();
 
+  // A peer with nothing to move still gets one empty message, so a step
+  // always synchronizes its two ranks (a barrier is made of such steps).
+  std::size_t recvBytes = 0, sendBytes = 0;
+  for (std::size_t s = 0; s < numRecvs; ++s) recvBytes += recvs[s].bytes;
+  for (std::size_t s = 0; s < numSends; ++s) sendBytes += sends[s].bytes;
+
   // Receives first so incoming data can land directly in user memory.
+  if (from != kNoPeer && recvBytes == 0) {
+    requests_.push_back(MPI_REQUEST_NULL);
+    expectedBytes_.push_back(0);
+    check(MPI_Irecv(nullptr, 0, MPI_BYTE, from, mpiTag, comm_, &requests_.back()), "MPI_Irecv");
+  }
   if (from != kNoPeer) {
     for (std::size_t s = 0; s < numRecvs; ++s) {
       char* base = static_cast<char*>(recvs[s].data);
@@ -77,6 +88,10 @@ void MpiTransport::exchange(const SendSegment* sends, std::size_t numSends, int 
     }
   }
   const std::size_t numRecvRequests = requests_.size();
+  if (to != kNoPeer && sendBytes == 0) {
+    requests_.push_back(MPI_REQUEST_NULL);
+    check(MPI_Isend(nullptr, 0, MPI_BYTE, to, mpiTag, comm_, &requests_.back()), "MPI_Isend");
+  }
   if (to != kNoPeer) {
     for (std::size_t s = 0; s < numSends; ++s) {
       const char* base = static_cast<const char*>(sends[s].data);

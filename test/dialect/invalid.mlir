@@ -76,12 +76,12 @@ coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<broadcast>, o
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op tree schedules serve allreduce, broadcast, reduce, gather and scatter, not allgather}}
+// expected-error @+1 {{'coll.collective' op tree schedules serve allreduce, broadcast, reduce, gather, scatter and barrier, not allgather}}
 coll.collective @c {kind = #coll.kind<allgather>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<flat>}
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op schedule linear needs a group}}
+// expected-error @+1 {{'coll.collective' op schedule linear without a group serves inclusive_scan and exclusive_scan, not allreduce}}
 coll.collective @c {kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
 
 // -----
@@ -118,4 +118,35 @@ coll.collective @c {arity = 1 : i64, flat_below = 16 : i64, kind = #coll.kind<re
 
 // expected-error @+1 {{'coll.program' op group xor needs a power-of-two rank count, got 6}}
 coll.program @p attributes {group = #coll.group<xor>, kind = #coll.kind<allreduce>, num_parts = 6 : i64, num_ranks = 6 : i64, op = #coll.op<sum>} {
+}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op schedule butterfly needs a group}}
+coll.collective @c {kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<butterfly>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op scans take schedule linear or doubling without a group, not butterfly}}
+coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<inclusive_scan>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<butterfly>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op barrier takes a tree (flat, binomial or hierarchical), not direct}}
+coll.collective @c {kind = #coll.kind<barrier>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<direct>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op alltoall takes a digit routing (direct, radix or balanced_ternary), not binomial}}
+coll.collective @c {kind = #coll.kind<alltoall>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<binomial>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op the radix routing needs a radix}}
+coll.collective @c {kind = #coll.kind<alltoall>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<radix>}
+
+// -----
+
+// expected-error @+1 {{'coll.program' op of kind exclusive_scan needs two parts (part 0 carries the prefix, part 1 is the result)}}
+coll.program @p attributes {kind = #coll.kind<exclusive_scan>, num_parts = 1 : i64, num_ranks = 2 : i64, op = #coll.op<sum>} {
 }

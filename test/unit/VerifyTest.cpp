@@ -162,7 +162,8 @@ const Example kExamples[] = {{"cyclic", "linear"},
                              {"cyclic", "butterfly(r = 0)"},
                              {"xor", "butterfly(r = 0)"}};
 
-/// Trees and digit routings, as .coll sources with symbolic P.
+/// Trees, digit routings, scans and a barrier, as .coll sources with
+/// symbolic P.
 const char *const kRoutedSources[] = {
     "collective c : broadcast<any> { ranks P; root = 1; tree binomial; }",
     "collective c : reduce<any, sum> { ranks P; root = 2; tree arity(2) "
@@ -174,12 +175,16 @@ const char *const kRoutedSources[] = {
     "collective c : alltoall<any> { ranks P; digits balanced_ternary; }",
     "collective c : alltoall<any> { ranks P; digits radix(3); }",
     "collective c : alltoall<any> { ranks P; schedule direct; }",
+    "collective c : inclusive_scan<any, sum> { ranks P; schedule doubling; }",
+    "collective c : exclusive_scan<any, sum> { ranks P; schedule linear; }",
+    "collective c : exclusive_scan<any, sum> { ranks P; schedule doubling; }",
+    "collective c : barrier { ranks P; tree arity(2) flat_below(0); }",
 };
 
 } // namespace
 
-TEST_CASE("trees and digit routings are proven per P, and the simulation "
-          "agrees") {
+TEST_CASE("trees, digit routings and scans are proven per P, and the "
+          "simulation agrees") {
   mlir::MLIRContext context;
   context.getOrLoadDialect<CollDialect>();
   for (const char *source : kRoutedSources)

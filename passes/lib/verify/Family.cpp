@@ -265,9 +265,9 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
                                               int64_t maxRanks,
                                               const VerifyOptions &options) {
   std::vector<PropertyResult> results;
-  // Trees are proven per P (their shape is not a closed form in P).
-  if (maxRanks < 2 || spec.getNumRanks() || spec.isTree() ||
-      spec.isDigitRouting())
+  // Only group schedules have closed forms in P; trees, digit routings and
+  // scans are proven per P.
+  if (maxRanks < 2 || spec.getNumRanks() || !spec.getGroup())
     return results;
   results.push_back(spec.getGroup() == GroupKind::cyclic
                         ? cyclicMoves(maxRanks, options)
@@ -282,7 +282,7 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
 
 bool coll::familyCovers(CollectiveOp spec, ProgramOp program,
                         Property property) {
-  if (spec.getNumRanks() || spec.isTree() || spec.isDigitRouting() ||
+  if (spec.getNumRanks() || !spec.getGroup() ||
       program.getGroup() != spec.getGroup())
     return false;
   int64_t P = program.getNumRanks();

@@ -181,7 +181,7 @@ struct Replay {
       for (const Arrival &a : arriving) {
         for (int64_t t : a.value)
           ++holders[t];
-        if (step.combines()) {
+        if (step.merges()) {
           llvm::append_range(tokens[a.dst], a.value);
           continue;
         }
@@ -535,7 +535,7 @@ void coll::verify::proveOwnership(z3::context &ctx, const SlotProgram &sp,
     z3::expr sends = e.sent(step, q), receives = e.received(step, q);
     z3::expr violation =
         released &&
-        (sends || (step.combines() ? receives : ctx.bool_val(false)));
+        (sends || (step.merges() ? receives : ctx.bool_val(false)));
     badAt.push_back(e.name(solver, "bad", violation));
     z3::expr next = z3::ite(receives, ctx.bool_val(false),
                             step.combines() ? (sends || released) : released);
@@ -653,15 +653,17 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
     for (size_t s = sp.steps.size(); s-- > 0;) {
       const SlotStep &step = sp.steps[s];
       z3::expr receives = e.received(step, p);
-      if (!step.combines()) {
+      if (!step.merges()) {
         p = e.name(solver, tag, z3::ite(receives, e.sourceOf(step, p), p));
         continue;
       }
       z3::expr jump =
           ctx.bool_const(("jump!" + tag + std::to_string(s)).c_str());
       solver.add(z3::implies(jump, receives));
-      // Staying on a slot this combine handed on reads an empty slot.
-      solver.add(z3::implies(!jump, receives || !e.sent(step, p)));
+      // Staying on a slot this combine handed on reads an empty slot (a
+      // fold keeps it).
+      if (step.combines())
+        solver.add(z3::implies(!jump, receives || !e.sent(step, p)));
       choices.push_back(jump);
       p = e.name(solver, tag, z3::ite(jump, e.sourceOf(step, p), p));
     }
@@ -739,7 +741,7 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
 static bool isShiftCopyProgram(const SlotProgram &sp) {
   return sp.kind == CollectiveKind::alltoall && !sp.groupLevel &&
          llvm::all_of(sp.steps, [](const SlotStep &s) {
-           return s.isShift && !s.combines();
+           return s.isShift && !s.merges();
          });
 }
 
@@ -858,6 +860,9 @@ static std::string identicalResults(z3::context &ctx, const SlotProgram &sp,
                                     const VerifyOptions &options) {
   if (!const_cast<ProgramOp &>(sp.program).reduces())
     return "bitwise-identical results: yes (data is only copied)";
+  if (isScan(sp.kind))
+    return "bitwise-identical results: not applicable (each rank gets its "
+           "own prefix)";
   // An exchange (a slot sends and receives in one combine step) reduces
   // the same part on two ranks, each in its own order.
   for (size_t i = 0; i < sp.steps.size(); ++i) {

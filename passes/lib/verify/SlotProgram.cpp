@@ -127,6 +127,8 @@ size_t SlotProgram::firstCopyStep() const {
 }
 
 bool SlotProgram::isReduceThenCopy() const {
+  if (llvm::any_of(steps, [](const SlotStep &s) { return s.folds(); }))
+    return false; // a fold keeps the sender's value: not one path per token
   size_t firstCopy = firstCopyStep();
   for (size_t i = firstCopy; i < steps.size(); ++i)
     if (steps[i].combines())
@@ -244,6 +246,8 @@ z3::expr Encoder::destinationOf(const SlotStep &step,
 z3::expr Encoder::initiallyHeld(const z3::expr &slot) const {
   z3::expr ranks = num(program.ranks);
   switch (program.kind) {
+  case CollectiveKind::exclusive_scan: // part 0 carries the prefix
+    return z3::udiv(slot, ranks) == num(0);
   case CollectiveKind::allgather: // its own block: placement 0, rank == part
     return program.groupLevel ? slot == num(0)
                               : z3::urem(slot, ranks) == z3::udiv(slot, ranks);
@@ -260,6 +264,8 @@ z3::expr Encoder::initiallyHeld(const z3::expr &slot) const {
 z3::expr Encoder::isDelivered(const z3::expr &slot) const {
   z3::expr ranks = num(program.ranks);
   switch (program.kind) {
+  case CollectiveKind::exclusive_scan: // part 1, but rank 0's is undefined
+    return z3::udiv(slot, ranks) == num(1) && z3::urem(slot, ranks) != num(0);
   case CollectiveKind::reduce_scatter: // its own block
     return program.groupLevel ? slot == num(0)
                               : z3::urem(slot, ranks) == z3::udiv(slot, ranks);
@@ -276,6 +282,18 @@ z3::expr Encoder::isDelivered(const z3::expr &slot) const {
 z3::expr Encoder::needs(const z3::expr &slot, const z3::expr &token) const {
   if (program.groupLevel)
     return initiallyHeld(token);
+  if (isScan(program.kind)) {
+    // A prefix: the contributions of lower ranks (and its own, inclusive),
+    // carried in part 0.
+    z3::expr ranks = num(program.ranks);
+    z3::expr slotRank = z3::urem(slot, ranks), tokenRank = z3::urem(token, ranks);
+    if (program.kind == CollectiveKind::inclusive_scan)
+      return initiallyHeld(token) &&
+             z3::udiv(slot, ranks) == z3::udiv(token, ranks) &&
+             z3::ule(tokenRank, slotRank);
+    return initiallyHeld(token) && z3::udiv(slot, ranks) == num(1) &&
+           z3::ult(tokenRank, slotRank);
+  }
   if (program.kind == CollectiveKind::alltoall) {
     // The block at offset j of rank r comes from rank r - j (mod P).
     z3::expr ranks = num(program.ranks);

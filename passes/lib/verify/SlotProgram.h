@@ -43,7 +43,11 @@ struct SlotStep {
   std::vector<int64_t> shiftParts;
   mlir::Operation *op = nullptr;
 
+  /// A combine hands the sender's value on; a fold keeps it (scans). Both
+  /// merge the value into the receiver's.
   bool combines() const { return kind == StepKind::combine; }
+  bool folds() const { return kind == StepKind::fold; }
+  bool merges() const { return combines() || folds(); }
   void forEachMove(const std::function<void(int64_t, int64_t)> &fn) const;
 };
 

@@ -51,7 +51,8 @@ class Transport {
   // One step of a schedule: send `sends` (in order) to rank `to` and receive
   // `recvs` (in order) from rank `from`, concurrently; either may be kNoPeer
   // (then its segment list is ignored). Returns when both sides are complete.
-  // `tag` distinguishes steps.
+  // A peer with no bytes to move still exchanges one empty message, so a
+  // step always synchronizes its ranks. `tag` distinguishes steps.
   virtual void exchange(const SendSegment* sends, std::size_t numSends, int to,
                         const RecvSegment* recvs, std::size_t numRecvs, int from,
                         int tag) = 0;

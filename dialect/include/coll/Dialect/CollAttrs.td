@@ -9,7 +9,9 @@ def Coll_CollectiveKind : I32EnumAttr<"CollectiveKind", "collective kind", [
     I32EnumAttrCase<"allreduce", 0>, I32EnumAttrCase<"reduce_scatter", 1>,
     I32EnumAttrCase<"allgather", 2>, I32EnumAttrCase<"broadcast", 3>,
     I32EnumAttrCase<"reduce", 4>, I32EnumAttrCase<"gather", 5>,
-    I32EnumAttrCase<"scatter", 6>, I32EnumAttrCase<"alltoall", 7>
+    I32EnumAttrCase<"scatter", 6>, I32EnumAttrCase<"alltoall", 7>,
+    I32EnumAttrCase<"inclusive_scan", 8>, I32EnumAttrCase<"exclusive_scan", 9>,
+    I32EnumAttrCase<"barrier", 10>
   ]> {
   let cppNamespace = "::coll";
   let genSpecializedAttr = 0;
@@ -52,12 +54,14 @@ def Coll_GroupKindAttr : EnumAttr<Coll_Dialect, Coll_GroupKind, "group"> {
 // linear and butterfly act on a group; flat, binomial and hierarchical are
 // trees over the ranks relative to a root (runtime/include/coll/trees.hpp);
 // direct, radix and balanced_ternary route all-to-all blocks by the digits of
-// their offsets (runtime/include/coll/digits.hpp).
+// their offsets (runtime/include/coll/digits.hpp); scans take linear (a
+// chain) or doubling (recursive doubling, Hillis-Steele) without a group.
 def Coll_ScheduleKind : I32EnumAttr<"ScheduleKind", "schedule of a collective", [
     I32EnumAttrCase<"linear", 0>, I32EnumAttrCase<"butterfly", 1>,
     I32EnumAttrCase<"flat", 2>, I32EnumAttrCase<"binomial", 3>,
     I32EnumAttrCase<"hierarchical", 4>, I32EnumAttrCase<"direct", 5>,
-    I32EnumAttrCase<"radix", 6>, I32EnumAttrCase<"balanced_ternary", 7>
+    I32EnumAttrCase<"radix", 6>, I32EnumAttrCase<"balanced_ternary", 7>,
+    I32EnumAttrCase<"doubling", 8>
   ]> {
   let cppNamespace = "::coll";
   let genSpecializedAttr = 0;
@@ -66,8 +70,11 @@ def Coll_ScheduleKindAttr : EnumAttr<Coll_Dialect, Coll_ScheduleKind, "schedule"
   let assemblyFormat = "`<` $value `>`";
 }
 
+// combine hands the sender's partial value on (it no longer counts it);
+// fold combines a copy (scans: the sender keeps its prefix for itself).
 def Coll_StepKind : I32EnumAttr<"StepKind", "what a receiver does with a part", [
-    I32EnumAttrCase<"combine", 0>, I32EnumAttrCase<"copy", 1>
+    I32EnumAttrCase<"combine", 0>, I32EnumAttrCase<"copy", 1>,
+    I32EnumAttrCase<"fold", 2>
   ]> {
   let cppNamespace = "::coll";
   let genSpecializedAttr = 0;

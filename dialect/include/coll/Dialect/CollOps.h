@@ -23,6 +23,11 @@ inline bool isTreeSchedule(ScheduleKind schedule) {
   return schedule == ScheduleKind::flat || schedule == ScheduleKind::binomial ||
          schedule == ScheduleKind::hierarchical;
 }
+/// Inclusive and exclusive scans.
+inline bool isScan(CollectiveKind kind) {
+  return kind == CollectiveKind::inclusive_scan ||
+         kind == CollectiveKind::exclusive_scan;
+}
 /// Direct, radix and balanced_ternary route all-to-all blocks by digits.
 inline bool isDigitSchedule(ScheduleKind schedule) {
   return schedule == ScheduleKind::direct || schedule == ScheduleKind::radix ||

@@ -20,6 +20,11 @@ namespace coll {
 ProgramOp expandCollective(CollectiveOp spec, int64_t P,
                            mlir::OpBuilder &builder, bool withTransfers = true);
 
+/// Builds the coll.program of a scan spec (inclusive_scan, exclusive_scan)
+/// for P ranks at the builder's insertion point (ExpandScans.cpp).
+ProgramOp expandScanCollective(CollectiveOp spec, int64_t P,
+                               mlir::OpBuilder &builder);
+
 /// Replaces every coll.collective of `module` (that `select` accepts, when
 /// given) by its coll.program for its fixed rank count, or `ranks` (> 0)
 /// when the count is symbolic. `ranksHint` says how the user gives `ranks`,

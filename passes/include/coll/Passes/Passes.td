@@ -60,6 +60,23 @@ def ExpandDigits : Pass<"coll-expand-digits", "mlir::ModuleOp"> {
   let dependentDialects = ["coll::CollDialect"];
 }
 
+def ExpandScans : Pass<"coll-expand-scans", "mlir::ModuleOp"> {
+  let summary = "Expand scan schedules (linear, doubling) into coll.step ops";
+  let description = [{
+    Replaces every inclusive_scan and exclusive_scan `coll.collective` by its
+    `coll.program`: fold steps (the receiver merges a copy, the sender keeps
+    its prefix) along the chain (`linear`, P - 1 steps) or by recursive
+    doubling (`doubling`, ceil(log2 P) steps). An exclusive scan carries the
+    inclusive prefix in part 0 and ends with a shift of part 0 into the next
+    rank's part 1; rank 0's result is undefined, as in MPI_Exscan.
+  }];
+  let options = [
+    Option<"ranks", "ranks", "int64_t", /*default=*/"0",
+           "Rank count for specs whose count is symbolic">
+  ];
+  let dependentDialects = ["coll::CollDialect"];
+}
+
 def CheckDataflow : Pass<"coll-check-dataflow", "mlir::ModuleOp"> {
   let summary = "Check a step program by exact dataflow simulation";
   let description = [{

@@ -50,10 +50,18 @@ public:
 private:
   /// Tokens are contributions: token part * ranks + rank is `rank`'s input
   /// to `part`. A part received as another part carries its tokens along.
+  /// Where a value first counted a contribution twice: a slot that is not
+  /// delivered (an exclusive scan's carry, a non-root partial) may hold
+  /// such a value harmlessly; it is a violation when it reaches a result.
+  struct Twice {
+    int64_t step, rank, part;
+    std::string message;
+  };
   struct Slot {
     llvm::BitVector tokens;
     bool held = true;
     int64_t givenAwayAt = -1;
+    std::optional<Twice> twice;
   };
   /// The contributions delivered slot (rank, part) must hold
   /// (ProgramOp::expects).

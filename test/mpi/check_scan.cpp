@@ -1,0 +1,76 @@
+// End-to-end check of one collc scan schedule against MPI_Scan, or with
+// -DCOLLC_EXCLUSIVE against MPI_Exscan (rank 0's result is not compared:
+// MPI leaves it undefined; the init overload is checked against
+// std::exclusive_scan's rule instead). Build with
+// -DCOLLC_HEADER="\"schedule.hpp\"" -DCOLLC_FN=schedule and run under
+// mpirun with any number of ranks.
+
+#include "check_common.hpp"
+
+namespace {
+
+template <class T, class Op>
+void runCase(coll::Comm& comm, OpKind kind, Op op, std::size_t count, bool inplace) {
+  const int rank = comm.rank(), P = comm.size();
+  std::vector<T> in(count);
+  for (std::size_t i = 0; i < count; ++i) in[i] = input<T>(kind, rank, i);
+  std::vector<T> expected(count, T(-12345)), send = in, recv(count, T(-12345));
+  T* out = inplace ? send.data() : recv.data();
+#if defined(COLLC_EXCLUSIVE)
+  MPI_Exscan(in.data(), expected.data(), static_cast<int>(count), TypeInfo<T>::mpi(), mpiOp(kind),
+             MPI_COMM_WORLD);
+  collc::COLLC_FN(comm, send.data(), out, count, op);
+  const std::size_t checked = rank == 0 ? 0 : count;
+#else
+  MPI_Scan(in.data(), expected.data(), static_cast<int>(count), TypeInfo<T>::mpi(), mpiOp(kind),
+           MPI_COMM_WORLD);
+  collc::COLLC_FN(comm, send.data(), out, count, op);
+  const std::size_t checked = count;
+#endif
+  (void)P;
+  checkResult(comm, kind, count, inplace, expected.data(), out, checked, in, send);
+}
+
+#if defined(COLLC_EXCLUSIVE)
+// With init: rank 0 gets init, rank r op(init, MPI_Exscan's result).
+void runInitCase(coll::Comm& comm, std::size_t count) {
+  const int rank = comm.rank();
+  std::vector<std::int64_t> in(count), exscan(count), recv(count, -12345);
+  for (std::size_t i = 0; i < count; ++i) in[i] = input<std::int64_t>(OpKind::Sum, rank, i);
+  MPI_Exscan(in.data(), exscan.data(), static_cast<int>(count), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  const std::int64_t init = 1000;
+  collc::COLLC_FN(comm, in.data(), recv.data(), count, coll::Sum{}, init);
+  std::vector<std::int64_t> expected(count);
+  for (std::size_t i = 0; i < count; ++i) expected[i] = rank == 0 ? init : init + exscan[i];
+  checkResult(comm, OpKind::Sum, count, false, expected.data(), recv.data(), count, in, in);
+}
+#endif
+
+// Returns the number of cases run.
+int runAll(coll::Comm& comm) {
+  int cases = 0;
+  for (std::size_t count : caseCounts(comm.size())) {
+    for (bool inplace : {false, true}) {
+      runCase<std::int64_t>(comm, OpKind::Sum, coll::Sum{}, count, inplace);
+      runCase<std::int64_t>(comm, OpKind::Prod, coll::Prod{}, count, inplace);
+      runCase<std::int64_t>(comm, OpKind::Min, coll::Min{}, count, inplace);
+      runCase<std::int64_t>(comm, OpKind::Max, coll::Max{}, count, inplace);
+      runCase<double>(comm, OpKind::Sum, coll::Sum{}, count, inplace);
+      cases += 5;
+    }
+#if defined(COLLC_EXCLUSIVE)
+    runInitCase(comm, count);
+    ++cases;
+#endif
+  }
+  return cases;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return checkMain(argc, argv, runAll, [](coll::Comm& comm) {
+    std::vector<std::int64_t> buf(7, 1), out(7);
+    collc::COLLC_FN(comm, buf.data(), out.data(), 7, coll::Sum{});
+  });
+}
