@@ -156,6 +156,9 @@ LogicalResult CollectiveOp::verify() {
                          "constrain the ranks with `where P == 2^k`");
     }
   }
+  if (getNoncommutative() && getOp() != ReduceOp::custom)
+    return emitOpError("only a custom operator can be noncommutative; ")
+           << stringifyReduceOp(getOp()) << " commutes";
   if ((getSchedule() == ScheduleKind::radix) != getRadix().has_value())
     return emitOpError(getRadix() ? "only the radix routing takes a radix"
                                   : "the radix routing needs a radix");

@@ -32,6 +32,7 @@ struct Declaration {
   CollectiveKind kind = CollectiveKind::allreduce;
   Type elementType; // null: any
   ReduceOp op = ReduceOp::sum;
+  bool noncommutative = false;
 
   llvm::SMLoc ranksLoc;
   std::optional<int64_t> fixedRanks;
@@ -254,9 +255,17 @@ LogicalResult Parser::parseKindArguments(Declaration &decl) {
   std::optional<ReduceOp> op = symbolizeReduceOp(tok.spelling);
   if (!op)
     return error(tok.loc, "unknown operator '" + tok.spelling +
-                              "'; expected sum, prod, min or max");
+                              "'; expected sum, prod, min, max or custom");
   decl.op = *op;
   consume();
+  // `custom noncommutative`: the caller's operator, folded in rank order.
+  if (tok.isKeyword("noncommutative")) {
+    if (decl.op != ReduceOp::custom)
+      return error(tok.loc, "only a custom operator can be noncommutative; " +
+                                stringifyReduceOp(decl.op) + " commutes");
+    decl.noncommutative = true;
+    consume();
+  }
   return expect(Token::greater);
 }
 
@@ -710,7 +719,8 @@ void Parser::build(const Declaration &decl) {
       ScheduleKindAttr::get(ctx, *decl.schedule),
       builder.getI64IntegerAttr(decl.butterflyR), optionalInt(decl.root),
       optionalInt(decl.arity), optionalInt(decl.flatBelow),
-      optionalInt(decl.radix));
+      optionalInt(decl.radix),
+      decl.noncommutative ? builder.getUnitAttr() : UnitAttr());
 }
 
 OwningOpRef<ModuleOp> coll::parseCollFile(llvm::SourceMgr &sourceMgr,

@@ -35,7 +35,7 @@ ProgramOp coll::expandDigitCollective(CollectiveOp spec, int64_t P,
       spec.getLoc(), spec.getSymNameAttr(), spec.getKindAttr(),
       spec.getOpAttr(), builder.getI64IntegerAttr(P),
       builder.getI64IntegerAttr(P), /*chunk_of_part=*/DenseI64ArrayAttr(),
-      /*group=*/GroupKindAttr(), /*noncommutative=*/nullptr,
+      /*group=*/GroupKindAttr(), spec.getNoncommutativeAttr(),
       /*root=*/IntegerAttr());
   Block *body = new Block();
   program.getBody().push_back(body);

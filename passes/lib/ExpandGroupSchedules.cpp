@@ -37,7 +37,7 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
       builder.getI64IntegerAttr(P),
       identityLayout ? DenseI64ArrayAttr()
                      : builder.getDenseI64ArrayAttr(chunkOfPart),
-      spec.getGroupAttr(), /*noncommutative=*/nullptr, /*root=*/nullptr);
+      spec.getGroupAttr(), spec.getNoncommutativeAttr(), /*root=*/nullptr);
   Block *body = new Block();
   program.getBody().push_back(body);
   OpBuilder::InsertionGuard guard(builder);

@@ -32,7 +32,7 @@ ProgramOp coll::expandScanCollective(CollectiveOp spec, int64_t P,
       spec.getOpAttr(), builder.getI64IntegerAttr(P),
       builder.getI64IntegerAttr(exclusive ? 2 : 1),
       /*chunk_of_part=*/DenseI64ArrayAttr(), /*group=*/GroupKindAttr(),
-      /*noncommutative=*/nullptr, /*root=*/IntegerAttr());
+      spec.getNoncommutativeAttr(), /*root=*/IntegerAttr());
   Block *body = new Block();
   program.getBody().push_back(body);
   OpBuilder::InsertionGuard guard(builder);

@@ -49,7 +49,7 @@ ProgramOp coll::expandTreeCollective(CollectiveOp spec, int64_t P,
       spec.getOpAttr(), builder.getI64IntegerAttr(P),
       builder.getI64IntegerAttr(blocks ? P : 1),
       /*chunk_of_part=*/DenseI64ArrayAttr(), /*group=*/GroupKindAttr(),
-      /*noncommutative=*/nullptr,
+      spec.getNoncommutativeAttr(),
       isRooted(kind) ? builder.getI64IntegerAttr(root) : IntegerAttr());
   Block *body = new Block();
   program.getBody().push_back(body);

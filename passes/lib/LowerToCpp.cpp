@@ -30,6 +30,8 @@ static const char *cppOperator(ReduceOp op) {
     return "coll::Min";
   case ReduceOp::max:
     return "coll::Max";
+  case ReduceOp::custom:
+    return nullptr; // the caller passes it
   }
   return "coll::Sum";
 }
@@ -386,7 +388,7 @@ static void emitScanBody(CollectiveOp spec, llvm::raw_ostream &os,
   if (spec.getSchedule() == ScheduleKind::linear) {
     os << "  // Step k: rank k's prefix to rank k + 1.\n"
        << "  if (rank > 0)\n"
-       << "    steps.receiveFold(rank - 1, rank - 1, acc, count, op);\n"
+       << "    steps.receiveCombine(rank - 1, rank - 1, acc, count, op);\n"
        << "  if (rank + 1 < P)\n"
        << "    steps.send(rank, rank + 1, acc, count);\n";
     if (exclusive)
@@ -395,9 +397,9 @@ static void emitScanBody(CollectiveOp spec, llvm::raw_ostream &os,
     os << "  // Step k: to rank + 2^k, from rank - 2^k (Hillis-Steele).\n"
        << "  int step = 0;\n"
        << "  for (int d = 1; d < P; d *= 2, ++step)\n"
-       << "    steps.exchangeFold(step, rank + d < P ? rank + d : "
+       << "    steps.exchangeCombine(step, rank + d < P ? rank + d : "
           "coll::kNoPeer,\n"
-       << "                       rank - d >= 0 ? rank - d : coll::kNoPeer, "
+       << "                          rank - d >= 0 ? rank - d : coll::kNoPeer, "
           "acc, count, op);\n";
     if (exclusive)
       os << "  const int shift = step;\n";
@@ -450,8 +452,14 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   StringRef kindName = stringifyCollectiveKind(kind);
   std::string qualified = (ns + "::" + name).str();
 
+  bool custom = spec.getOp() == ReduceOp::custom;
   os << "/// " << name << ": " << kindName;
-  if (hasOp)
+  if (hasOp && custom)
+    os << (spec.getNoncommutative()
+               ? ", the caller's associative operator, folded in rank order "
+                 "(noncommutative)"
+               : ", the caller's associative, commutative operator");
+  else if (hasOp)
     os << ", " << opName << " by default";
   if (kind != CollectiveKind::barrier)
     os << ", "
@@ -570,8 +578,21 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
     os << "}\n\n";
   }
 
-  if (!hasOp)
-    return;
+  if (kind == CollectiveKind::exclusive_scan) {
+    os << "/// With an init value: rank 0 gets init, rank r op(init, x_0, ..., "
+          "x_{r-1}).\n";
+    os << (elementType ? "template <class Op>\n"
+                       : "template <class T, class Op>\n")
+       << "void " << name << "(coll::Comm &comm, const " << type << " *send, "
+       << type << " *recv, std::size_t count, Op op, const " << type
+       << " &init) {\n"
+       << "  " << name << "(comm, send, recv, count, op);\n"
+       << "  for (std::size_t i = 0; i < count; ++i)\n"
+       << "    recv[i] = comm.rank() == 0 ? init : op(init, recv[i]);\n"
+       << "}\n\n";
+  }
+  if (!hasOp || custom)
+    return; // no default operator to call with
   if (!elementType)
     os << "template <class T>\n";
   else
@@ -581,18 +602,6 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   os << "  " << name << "(comm, send, recv, count, "
      << cppOperator(spec.getOp()) << "{});\n";
   os << "}\n\n";
-  if (kind != CollectiveKind::exclusive_scan)
-    return;
-  os << "/// With an init value: rank 0 gets init, rank r op(init, x_0, ..., "
-        "x_{r-1}).\n";
-  os << (elementType ? "template <class Op>\n" : "template <class T, class Op>\n")
-     << "void " << name << "(coll::Comm &comm, const " << type << " *send, "
-     << type << " *recv, std::size_t count, Op op, const " << type
-     << " &init) {\n"
-     << "  " << name << "(comm, send, recv, count, op);\n"
-     << "  for (std::size_t i = 0; i < count; ++i)\n"
-     << "    recv[i] = comm.rank() == 0 ? init : op(init, recv[i]);\n"
-     << "}\n\n";
 }
 
 LogicalResult coll::emitCppHeader(ModuleOp module, llvm::raw_ostream &os,

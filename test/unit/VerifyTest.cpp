@@ -448,7 +448,8 @@ TEST_CASE("random mutants: Z3 and the simulation agree on every one") {
 
 namespace {
 /// Operator legality by direct replay: every combine must join two runs of
-/// consecutive ranks, one after the other.
+/// consecutive ranks, the lower-ranked holder's run first (the runtime puts
+/// its value first).
 std::optional<bool> rankOrdered(const PlainProgram &p) {
   std::map<std::pair<int64_t, int64_t>, std::vector<int64_t>> value;
   for (int64_t r = 0; r < p.P; ++r)
@@ -469,8 +470,10 @@ std::optional<bool> rankOrdered(const PlainProgram &p) {
           return v.empty() ||
                  v.back() - v.front() + 1 == static_cast<int64_t>(v.size());
         };
+        bool receivedFirst = t.src < t.dst;
         if (!run(a) || !run(in) ||
-            (a.front() != in.back() + 1 && in.front() != a.back() + 1))
+            (receivedFirst ? in.back() + 1 != a.front()
+                           : a.back() + 1 != in.front()))
           return false;
         llvm::append_range(value[{t.dst, b}], in);
         value[{t.src, b}].clear();

@@ -199,6 +199,11 @@ LogicalResult checkAllRankCounts(CollectiveOp spec) {
         diag << describeCounterexample(*r.counterexample);
       else
         diag << r.note;
+      if (r.property == Property::operatorLegality)
+        diag.attachNote()
+            << "a noncommutative operator needs a schedule whose every merge "
+               "joins adjacent runs of ranks, the lower rank's first: a tree "
+               "rooted at rank 0, a scan, or recursive halving on xor(P)";
       return failure();
     }
   }
@@ -273,6 +278,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   MLIRContext context;
+  // Diagnostics point at the user's text; the op's generic form is noise.
+  context.printOpOnDiagnostic(false);
   context.getOrLoadDialect<CollDialect>();
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());

@@ -60,34 +60,34 @@ class PeerSteps {
       std::copy(tmp_.data() + b * n, tmp_.data() + (b + 1) * n, base + static_cast<std::size_t>(blocks[b]) * n);
   }
 
-  // acc[i] = op(received[i], acc[i]): the sender's values come before ours
-  // (scans: a prefix of lower ranks).
-  template <class Op>
-  void receiveFold(int step, int from, T* acc, std::size_t n, Op op) {
-    if (tmp_.size() < n) tmp_.resize(n);
-    receive(step, from, tmp_.data(), n);
-    for (std::size_t i = 0; i < n; ++i) acc[i] = op(tmp_[i], acc[i]);
-  }
-
-  // Sends acc to `to` and folds what arrives from `from` in front of it
-  // (either peer may be kNoPeer): one step of recursive-doubling scans.
-  template <class Op>
-  void exchangeFold(int step, int to, int from, T* acc, std::size_t n, Op op) {
-    if (tmp_.size() < n) tmp_.resize(n);
-    exchange(step, to, acc, n, from, tmp_.data(), n);
-    if (from != kNoPeer)
-      for (std::size_t i = 0; i < n; ++i) acc[i] = op(tmp_[i], acc[i]);
-  }
-
-  // acc[i] = op(acc[i], received[i]): the sender's values come after ours.
+  // Merges what arrives from `from` into acc; the value from the lower rank
+  // goes first (as in Workspace::combine), so merges of adjacent rank runs
+  // fold a non-commutative operator in rank order.
   template <class Op>
   void receiveCombine(int step, int from, T* acc, std::size_t n, Op op) {
     if (tmp_.size() < n) tmp_.resize(n);
     receive(step, from, tmp_.data(), n);
-    for (std::size_t i = 0; i < n; ++i) acc[i] = op(acc[i], tmp_[i]);
+    merge(from, acc, n, op);
+  }
+
+  // Sends acc to `to` while merging what arrives from `from` (either peer
+  // may be kNoPeer): a step of recursive-doubling scans.
+  template <class Op>
+  void exchangeCombine(int step, int to, int from, T* acc, std::size_t n, Op op) {
+    if (tmp_.size() < n) tmp_.resize(n);
+    exchange(step, to, acc, n, from, tmp_.data(), n);
+    if (from != kNoPeer) merge(from, acc, n, op);
   }
 
  private:
+  template <class Op>
+  void merge(int from, T* acc, std::size_t n, Op op) {
+    if (from < comm_.rank())
+      for (std::size_t i = 0; i < n; ++i) acc[i] = op(tmp_[i], acc[i]);
+    else
+      for (std::size_t i = 0; i < n; ++i) acc[i] = op(acc[i], tmp_[i]);
+  }
+
   int checkPeer(int peer) const {
     if (peer < 0 || peer >= comm_.size() || peer == comm_.rank())
       throw Error("coll::PeerSteps: rank " + std::to_string(comm_.rank()) +

@@ -35,15 +35,22 @@ class Workspace {
   Workspace& operator=(const Workspace&) = delete;
 
   // Combine the vectors at placements from.. into those at to.. with `op`.
+  // The value from the lower-ranked holder goes first, so a schedule whose
+  // merges join adjacent runs of ranks (the verifier's operator-legality
+  // proof) folds a non-commutative operator in rank order.
   template <class Op>
   void combine(int from, int to, int vectors, Op op) {
     if (!prepare(from, to, vectors)) return;
     receiveIntoTemp();
+    const bool receivedFirst = peerFrom_ < comm_.rank();
     std::size_t t = 0;
     for (const Range& r : recvRanges_) {
       T* dst = recv_ + r.begin;
       const T* src = tmp_.data() + t;
-      for (std::size_t e = 0; e < r.size; ++e) dst[e] = op(dst[e], src[e]);
+      if (receivedFirst)
+        for (std::size_t e = 0; e < r.size; ++e) dst[e] = op(src[e], dst[e]);
+      else
+        for (std::size_t e = 0; e < r.size; ++e) dst[e] = op(dst[e], src[e]);
       t += r.size;
     }
   }

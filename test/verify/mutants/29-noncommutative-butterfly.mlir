@@ -5,9 +5,9 @@
 // RUN: not coll-opt %s --coll-verify-operator-legality 2>&1 | FileCheck %s --check-prefix=PASS
 // The dataflow simulation does not check operator legality; it accepts the program:
 // RUN: coll-opt %s --coll-check-dataflow > /dev/null
-// CHECK: operator-legality violated: P = 5, step 0, rank 0, part 0: rank 0's part 0 combines {0} with {3}, which are not adjacent runs of ranks (expected operands that are consecutive rank ranges, one after the other, found {0} and {3})
+// CHECK: operator-legality violated: P = 5, step 0, rank 0, part 0: rank 0's part 0 combines {0} with {3} from rank 3, which are not adjacent runs of ranks in the holders' order (expected operands that are consecutive rank ranges, the lower holder's first, found {0} and {3})
 // CHECK: butterfly: VIOLATED for P in {5} ({{.*}} s)
-// PASS: error: operator-legality violated in 'butterfly': P = 5, step 0, rank 0, part 0: rank 0's part 0 combines {0} with {3}, which are not adjacent runs of ranks (expected operands that are consecutive rank ranges, one after the other, found {0} and {3})
+// PASS: error: operator-legality violated in 'butterfly': P = 5, step 0, rank 0, part 0: rank 0's part 0 combines {0} with {3} from rank 3, which are not adjacent runs of ranks in the holders' order (expected operands that are consecutive rank ranges, the lower holder's first, found {0} and {3})
 
 module {
   coll.program @butterfly attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, noncommutative, num_parts = 5 : i64, num_ranks = 5 : i64, op = #coll.op<sum>} {

@@ -22,7 +22,8 @@ def Coll_CollectiveKindAttr : EnumAttr<Coll_Dialect, Coll_CollectiveKind, "kind"
 
 def Coll_ReduceOp : I32EnumAttr<"ReduceOp", "reduction operator", [
     I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"prod", 1>,
-    I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"max", 3>
+    I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"max", 3>,
+    I32EnumAttrCase<"custom", 4>
   ]> {
   let cppNamespace = "::coll";
   let genSpecializedAttr = 0;

@@ -24,6 +24,9 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     group). Rooted kinds (broadcast, reduce, gather, scatter) need `root`.
     alltoall routes blocks by the digits of their offsets: `direct` (one
     phase), `radix` (Bruck, with `radix`) or `balanced_ternary` (ReTri).
+    `op = custom` means the caller passes the operator; `noncommutative`
+    (custom only) requires every merge to join adjacent rank runs, which the
+    operator-legality proof checks for each rank count.
 
     ```mlir
     coll.collective @ring {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>,
@@ -44,7 +47,8 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     OptionalAttr<I64Attr>:$root,
     OptionalAttr<I64Attr>:$arity,
     OptionalAttr<I64Attr>:$flat_below,
-    OptionalAttr<I64Attr>:$radix
+    OptionalAttr<I64Attr>:$radix,
+    UnitAttr:$noncommutative
   );
   let assemblyFormat = "$sym_name attr-dict";
   let hasVerifier = 1;
