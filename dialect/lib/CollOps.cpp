@@ -167,9 +167,15 @@ LogicalResult CollectiveOp::verify() {
            << static_cast<int64_t>(*getRadix());
   if (getSchedule() != ScheduleKind::butterfly && getButterflyR() != 0)
     return emitOpError("only the butterfly schedule takes a parameter r");
-  if (getButterflyR() != 0)
+  if (getButterflyR() == kButterflyMax) {
+    if (getGroup() != GroupKind::xor_ || kind != CollectiveKind::allreduce)
+      return emitOpError("butterfly(r = max) is implemented for allreduce "
+                         "on xor(P) (recursive doubling) only");
+  } else if (getButterflyR() != 0) {
     return emitOpError("butterfly(r = ")
-           << getButterflyR() << ") is not supported yet; use r = 0";
+           << getButterflyR()
+           << ") is not supported yet; use r = 0 or r = max (-1)";
+  }
   return success();
 }
 

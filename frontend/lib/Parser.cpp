@@ -46,7 +46,8 @@ struct Declaration {
 
   llvm::SMLoc scheduleLoc;
   std::optional<ScheduleKind> schedule;
-  int64_t butterflyR = 0;
+  int64_t butterflyR = 0; // kButterflyMax for `r = max`
+  llvm::SMLoc butterflyRLoc;
 
   // `tree flat | binomial | arity(k) [flat_below(t)]` sets the schedule.
   llvm::SMLoc treeLoc;
@@ -433,13 +434,20 @@ LogicalResult Parser::parseSchedule(Declaration &decl) {
     consume();
     if (failed(expect(Token::equal)))
       return failure();
-    llvm::SMLoc rLoc = tok.loc;
-    if (failed(parseInteger(decl.butterflyR)))
-      return failure();
-    if (decl.butterflyR != 0)
-      return error(rLoc, "butterfly(r = " + llvm::Twine(decl.butterflyR) +
-                             ") is not implemented yet; only r = 0 "
-                             "(bandwidth-optimal) is");
+    decl.butterflyRLoc = tok.loc;
+    if (tok.isKeyword("max")) {
+      decl.butterflyR = kButterflyMax;
+      consume();
+    } else {
+      if (failed(parseInteger(decl.butterflyR)))
+        return failure();
+      if (decl.butterflyR != 0)
+        return error(decl.butterflyRLoc,
+                     "butterfly(r = " + llvm::Twine(decl.butterflyR) +
+                         ") is not implemented yet; r = 0 (bandwidth-"
+                         "optimal) and r = max (latency-optimal, on xor(P)) "
+                         "are");
+    }
     last = tok;
     if (failed(expect(Token::r_paren)))
       return failure();
@@ -594,6 +602,17 @@ LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
     return diag;
   }
 
+  if (decl.butterflyR == kButterflyMax) {
+    if (*decl.group != GroupKind::xor_)
+      return error(decl.butterflyRLoc,
+                   "butterfly(r = max) is implemented on xor(P) (recursive "
+                   "doubling) only so far; on cyclic(P) use r = 0");
+    if (decl.kind != CollectiveKind::allreduce)
+      return error(decl.butterflyRLoc,
+                   "butterfly(r = max) leaves the sum on every rank: it "
+                   "serves allreduce, not " +
+                       stringifyCollectiveKind(decl.kind));
+  }
   if (*decl.group == GroupKind::xor_) {
     if (decl.fixedRanks && !llvm::isPowerOf2_64(*decl.fixedRanks))
       return error(decl.groupArgLoc,

@@ -15,6 +15,39 @@ namespace coll {
 using namespace mlir;
 using namespace coll;
 
+/// butterfly(r = max) on xor(P): every step exchanges whole vectors with
+/// rank xor 2^i and combines (recursive doubling, Thakur et al. 2005; the
+/// latency-optimal corner of seeds/003), log2 P steps, one part.
+static ProgramOp expandRecursiveDoubling(CollectiveOp spec, int64_t P,
+                                         OpBuilder &builder) {
+  auto program = builder.create<ProgramOp>(
+      spec.getLoc(), spec.getSymNameAttr(), spec.getKindAttr(),
+      spec.getOpAttr(), builder.getI64IntegerAttr(P),
+      builder.getI64IntegerAttr(1), DenseI64ArrayAttr(), spec.getGroupAttr(),
+      spec.getNoncommutativeAttr(), /*root=*/nullptr);
+  Block *body = new Block();
+  program.getBody().push_back(body);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(body);
+  for (int64_t mask = 1; mask < P; mask *= 2) {
+    SmallVector<int64_t> sources, destinations;
+    SmallVector<Attribute> parts;
+    for (int64_t x = 0; x < P; ++x) {
+      sources.push_back(x);
+      destinations.push_back(x ^ mask);
+      parts.push_back(builder.getDenseI64ArrayAttr({0}));
+    }
+    builder.create<StepOp>(
+        spec.getLoc(), builder.getStringAttr("doubling"),
+        StepKindAttr::get(builder.getContext(), StepKind::combine),
+        builder.getDenseI64ArrayAttr(sources),
+        builder.getDenseI64ArrayAttr(destinations), builder.getArrayAttr(parts),
+        /*received_parts=*/nullptr, /*from=*/nullptr, /*to=*/nullptr,
+        /*vectors=*/nullptr);
+  }
+  return program;
+}
+
 ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
                                  OpBuilder &builder, bool withTransfers) {
   if (spec.isTree())
@@ -23,6 +56,8 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
     return expandDigitCollective(spec, P, builder);
   if (isScan(spec.getKind()))
     return expandScanCollective(spec, P, builder);
+  if (spec.getButterflyR() == kButterflyMax)
+    return expandRecursiveDoubling(spec, P, builder);
   MLIRContext *ctx = builder.getContext();
   GroupAlgebra group(*spec.getGroup(), P);
   SmallVector<int64_t> chunkOfPart;

@@ -123,7 +123,9 @@ static std::string describeSchedule(CollectiveOp spec) {
            (spec.getGroup() == GroupKind::cyclic ? "cyclic(P)" : "xor(P)") +
            ", schedule " +
            (spec.getSchedule() == ScheduleKind::linear ? "linear"
-                                                       : "butterfly(r = 0)");
+            : spec.getButterflyR() == kButterflyMax
+                ? "butterfly(r = max) (recursive doubling)"
+                : "butterfly(r = 0)");
   case ScheduleKind::flat:
     return "tree flat" + root;
   case ScheduleKind::binomial:
@@ -540,6 +542,22 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   std::string workspace = "coll::Workspace<" + type + ", " + group + ">";
   if (spec.isTree() || spec.isDigitRouting() || isScan(kind)) {
     // done above
+  } else if (spec.getButterflyR() == kButterflyMax) {
+    os << "  // butterfly(r = max) on xor(P): recursive doubling, whole vectors "
+          "exchanged\n"
+          "  // with rank xor 2^i and combined (the lower rank's first).\n"
+          "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
+          "    throw coll::Error(\"" << qualified
+       << ": null buffer with count \" + std::to_string(count));\n"
+          "  if (count > 0 && send != recv)\n"
+          "    std::copy(send, send + count, recv);\n"
+          "  if (count == 0)\n    return;\n"
+          "  coll::PeerSteps<" << type << "> steps(comm);\n"
+          "  int step = 0;\n"
+          "  for (int mask = 1; mask < P; mask *= 2, ++step)\n"
+          "    steps.exchangeCombine(step, comm.rank() ^ mask, comm.rank() ^ "
+          "mask, recv, count, op);\n"
+          "}\n\n";
   } else if (kind == CollectiveKind::allreduce) {
     os << "  " << workspace << " ws(comm, " << group
        << "(P), send, recv, count);\n";

@@ -267,7 +267,8 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
   std::vector<PropertyResult> results;
   // Only group schedules have closed forms in P; trees, digit routings and
   // scans are proven per P.
-  if (maxRanks < 2 || spec.getNumRanks() || !spec.getGroup())
+  if (maxRanks < 2 || spec.getNumRanks() || !spec.getGroup() ||
+      spec.getButterflyR() != 0)
     return results;
   results.push_back(spec.getGroup() == GroupKind::cyclic
                         ? cyclicMoves(maxRanks, options)

@@ -13,6 +13,9 @@
 #include "coll/Dialect/CollEnums.h.inc"
 
 namespace coll {
+/// `butterfly(r = max)`: the latency-optimal butterfly (recursive doubling
+/// on xor(P)); stored as this value of `butterfly_r`.
+constexpr int64_t kButterflyMax = -1;
 /// Broadcast, reduce, gather and scatter have a root rank.
 inline bool isRooted(CollectiveKind kind) {
   return kind == CollectiveKind::broadcast || kind == CollectiveKind::reduce ||
