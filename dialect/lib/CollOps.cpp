@@ -97,11 +97,6 @@ LogicalResult CollectiveOp::verify() {
     if (getGroup())
       return emitOpError("a tree schedule (")
              << stringifyScheduleKind(getSchedule()) << ") takes no group";
-    if (kind == CollectiveKind::reduce_scatter ||
-        kind == CollectiveKind::allgather)
-      return emitOpError("tree schedules serve allreduce, broadcast, reduce, "
-                         "gather, scatter and barrier, not ")
-             << kindName;
   } else {
     if (!getGroup())
       return emitOpError("schedule ")

@@ -639,13 +639,13 @@ LogicalResult Parser::finishTree(Declaration &decl, llvm::SMLoc closeLoc) {
     diag.attachNote(loc(decl.treeLoc)) << "the tree is here";
     return diag;
   }
-  if (decl.kind == CollectiveKind::reduce_scatter ||
-      decl.kind == CollectiveKind::allgather)
+  if (decl.kind == CollectiveKind::alltoall || isScan(decl.kind))
     return error(decl.treeLoc,
-                 "tree schedules serve allreduce, broadcast, reduce, gather, "
-                 "scatter and barrier, not " +
+                 "tree schedules do not serve " +
                      stringifyCollectiveKind(decl.kind) +
-                     "; use a group schedule");
+                     (decl.kind == CollectiveKind::alltoall
+                          ? "; use a digit routing"
+                          : "; use schedule linear or doubling"));
   if (!decl.ranksLoc.isValid())
     return error(closeLoc, "collective '" + decl.name +
                                "' needs a 'ranks' statement");

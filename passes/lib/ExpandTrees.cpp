@@ -42,8 +42,11 @@ ProgramOp coll::expandTreeCollective(CollectiveOp spec, int64_t P,
   MLIRContext *ctx = builder.getContext();
   CollectiveKind kind = spec.getKind();
   int64_t root = spec.getRoot() ? static_cast<int64_t>(*spec.getRoot()) : 0;
-  bool blocks =
-      kind == CollectiveKind::gather || kind == CollectiveKind::scatter;
+  // One part per rank for the kinds that move blocks; one for the others.
+  bool blocks = kind == CollectiveKind::gather ||
+                kind == CollectiveKind::scatter ||
+                kind == CollectiveKind::allgather ||
+                kind == CollectiveKind::reduce_scatter;
   auto program = builder.create<ProgramOp>(
       spec.getLoc(), spec.getSymNameAttr(), spec.getKindAttr(),
       spec.getOpAttr(), builder.getI64IntegerAttr(P),
@@ -62,8 +65,10 @@ ProgramOp coll::expandTreeCollective(CollectiveOp spec, int64_t P,
   auto absolute = [&](int64_t rel) { return (rel + root) % P; };
 
   // One coll.step per tree step; `upward` runs the edges child -> parent in
-  // reduction order, otherwise parent -> child in reverse.
-  auto emitPass = [&](bool upward, StepKind stepKind, StringRef phase) {
+  // reduction order, otherwise parent -> child in reverse. A message
+  // carries the child's subtree's blocks, or every part (`whole`).
+  auto emitPass = [&](bool upward, StepKind stepKind, StringRef phase,
+                      bool whole = false) {
     auto emitStep = [&](const std::vector<TreeEdge> &edges) {
       SmallVector<int64_t> sources, destinations;
       SmallVector<Attribute> parts;
@@ -72,11 +77,14 @@ ProgramOp coll::expandTreeCollective(CollectiveOp spec, int64_t P,
         sources.push_back(upward ? child : parent);
         destinations.push_back(upward ? parent : child);
         SmallVector<int64_t> sent;
-        if (blocks)
+        if (!blocks)
+          sent.push_back(0);
+        else if (whole)
+          for (int64_t b = 0; b < P; ++b)
+            sent.push_back(b);
+        else
           for (int64_t i = 0; i < e.span; ++i)
             sent.push_back(absolute(e.child + i));
-        else
-          sent.push_back(0);
         parts.push_back(builder.getDenseI64ArrayAttr(sent));
       }
       builder.create<StepOp>(
@@ -116,13 +124,18 @@ ProgramOp coll::expandTreeCollective(CollectiveOp spec, int64_t P,
   case CollectiveKind::scatter:
     emitPass(/*upward=*/false, StepKind::copy, "scatter");
     break;
-  case CollectiveKind::reduce_scatter:
-  case CollectiveKind::allgather:
+  case CollectiveKind::allgather: // HPX: gather up, broadcast every block down
+    emitPass(/*upward=*/true, StepKind::copy, "gather");
+    emitPass(/*upward=*/false, StepKind::copy, "broadcast", /*whole=*/true);
+    break;
+  case CollectiveKind::reduce_scatter: // reduce every block up, scatter down
+    emitPass(/*upward=*/true, StepKind::combine, "reduce", /*whole=*/true);
+    emitPass(/*upward=*/false, StepKind::copy, "scatter");
+    break;
   case CollectiveKind::alltoall:
   case CollectiveKind::inclusive_scan:
   case CollectiveKind::exclusive_scan:
-    llvm_unreachable("the spec verifier keeps trees to rooted kinds and "
-                     "allreduce");
+    llvm_unreachable("the spec verifier keeps trees from alltoall and scans");
   }
   return program;
 }

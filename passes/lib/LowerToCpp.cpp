@@ -300,8 +300,55 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
     }
     return;
   }
-  case CollectiveKind::reduce_scatter:
-  case CollectiveKind::allgather:
+  case CollectiveKind::allgather: {
+    // Root 0: relative ranks are ranks, so every subtree's blocks are one
+    // contiguous range of recv.
+    nullCheck("count > 0 && (send == nullptr || recv == nullptr)", "a buffer");
+    os << "  if (count == 0)\n    return;\n"
+       << "  auto block = [&](int r) { return recv + "
+          "static_cast<std::size_t>(r) * count; };\n"
+       << "  if (send != block(rank))\n"
+       << "    std::copy(send, send + count, block(rank));\n"
+       << peerSteps << myEdges
+       << "  // Up the tree: each child's subtree blocks; then ours to the "
+          "parent.\n"
+       << "  for (const coll::TreeEdge &e : edges) {\n"
+       << "    const std::size_t n = static_cast<std::size_t>(e.span) * "
+          "count;\n"
+       << "    if (e.child == rank)\n"
+       << "      steps.send(e.step, e.parent, block(rank), n);\n"
+       << "    else\n"
+       << "      steps.receive(e.step, e.child, block(e.child), n);\n"
+       << "  }\n"
+       << "  // Down the same tree: every block.\n"
+       << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
+       << "  const int last = 2 * coll::treeSteps(tree, P) - 1;\n";
+    emitDownward(os, "last", "recv, total", "recv, total", "");
+    return;
+  }
+  case CollectiveKind::reduce_scatter: {
+    nullCheck("count > 0 && (send == nullptr || recv == nullptr)", "a buffer");
+    os << "  if (count == 0)\n    return;\n"
+       << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
+       << "  std::vector<" << type << "> work(send, send + total);\n"
+       << "  auto block = [&](int r) { return work.data() + "
+          "static_cast<std::size_t>(r) * count; };\n"
+       << peerSteps << myEdges
+       << "  // Up the tree: every block, combined (the lower rank's first).\n"
+       << "  for (const coll::TreeEdge &e : edges) {\n"
+       << "    if (e.child == rank)\n"
+       << "      steps.send(e.step, e.parent, work.data(), total);\n"
+       << "    else\n"
+       << "      steps.receiveCombine(e.step, e.child, work.data(), total, "
+          "op);\n"
+       << "  }\n"
+       << "  // Down the same tree: each child's subtree blocks.\n"
+       << "  const int last = 2 * coll::treeSteps(tree, P) - 1;\n";
+    emitDownward(os, "last", "block(rank), n", "block(e->child), n",
+                 "static_cast<std::size_t>(e->span) * count");
+    os << "  std::copy(block(rank), block(rank) + count, recv);\n";
+    return;
+  }
   case CollectiveKind::alltoall:
   case CollectiveKind::inclusive_scan:
   case CollectiveKind::exclusive_scan:

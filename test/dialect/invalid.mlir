@@ -76,8 +76,8 @@ coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<broadcast>, o
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op tree schedules serve allreduce, broadcast, reduce, gather, scatter and barrier, not allgather}}
-coll.collective @c {kind = #coll.kind<allgather>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<flat>}
+// expected-error @+1 {{'coll.collective' op scans take schedule linear or doubling without a group, not flat}}
+coll.collective @c {kind = #coll.kind<inclusive_scan>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<flat>}
 
 // -----
 

@@ -179,6 +179,8 @@ const char *const kRoutedSources[] = {
     "collective c : exclusive_scan<any, sum> { ranks P; schedule linear; }",
     "collective c : exclusive_scan<any, sum> { ranks P; schedule doubling; }",
     "collective c : barrier { ranks P; tree arity(2) flat_below(0); }",
+    "collective c : allgather<any> { ranks P; tree arity(3) flat_below(0); }",
+    "collective c : reduce_scatter<any, sum> { ranks P; tree binomial; }",
 };
 
 } // namespace

@@ -789,6 +789,113 @@ static void coverageOfShifts(z3::context &ctx, const SlotProgram &sp,
                   ownership);
 }
 
+/// Rank-level reduce-then-copy programs whose transfers keep part indices
+/// (trees, the collectives of blocks): a slot is tracked as a pair (part j,
+/// rank x) and only x moves, so a step is a chain over its transfers (not
+/// its moves) with part sets as ranges, and no division is needed. Same
+/// query as coverageReduceThenCopy: Fwd(t) == Bwd(y) iff y needs t.
+static bool keepsPartIndices(const SlotProgram &sp) {
+  if (sp.groupLevel || isScan(sp.kind) || !sp.isReduceThenCopy())
+    return false;
+  for (const std::vector<Transfer> &step : sp.transfers)
+    for (const Transfer &t : step)
+      if (t.received != t.sent || repeatedPart(t.sent))
+        return false;
+  return true;
+}
+
+static void coverageOfPairs(z3::context &ctx, const SlotProgram &sp,
+                            const VerifyOptions &options,
+                            PropertyResult &result,
+                            PropertyResult &ownership) {
+  result.method = "Z3: symbolic part and rank, one term per transfer";
+  int64_t P = sp.ranks;
+  unsigned width =
+      llvm::Log2_64_Ceil(static_cast<uint64_t>(std::max(P, sp.parts)) + 1) + 2;
+  auto num = [&](int64_t v) {
+    return ctx.bv_val(static_cast<uint64_t>(v), width);
+  };
+  z3::solver solver = makeSolver(ctx, options);
+  Encoder e(ctx, sp);
+  // Part sets as runs of consecutive indices.
+  auto inParts = [&](const z3::expr &j, std::vector<int64_t> parts) {
+    llvm::sort(parts);
+    z3::expr_vector any(ctx);
+    for (size_t i = 0; i < parts.size();) {
+      size_t k = i + 1;
+      while (k < parts.size() && parts[k] == parts[k - 1] + 1)
+        ++k;
+      any.push_back(z3::uge(j, num(parts[i])) && z3::ult(j, num(parts[k - 1] + 1)));
+      i = k;
+    }
+    return z3::mk_or(any);
+  };
+  // One step moves rank x along its transfers, backwards or forwards.
+  auto moveRank = [&](size_t s, const z3::expr &j, const z3::expr &x,
+                      bool backwards) {
+    z3::expr result = x;
+    for (const Transfer &t : llvm::reverse(sp.transfers[s])) {
+      int64_t from = backwards ? t.dst : t.src, to = backwards ? t.src : t.dst;
+      result = z3::ite(x == num(from) && inParts(j, t.sent), num(to), result);
+    }
+    return e.name(solver, "at", result);
+  };
+  z3::expr j = ctx.bv_const("part", width), x = ctx.bv_const("rank", width),
+           r = ctx.bv_const("from", width);
+  solver.add(z3::ult(j, num(sp.parts)) && z3::ult(x, num(P)) &&
+             z3::ult(r, num(P)));
+  // The kinds in (part, rank) form (ProgramOp::startsWith, delivers,
+  // expects).
+  auto held = [&](const z3::expr &part, const z3::expr &rank) -> z3::expr {
+    switch (sp.kind) {
+    case CollectiveKind::allgather:
+    case CollectiveKind::gather:
+      return rank == part;
+    case CollectiveKind::broadcast:
+    case CollectiveKind::scatter:
+      return rank == num(*sp.root);
+    default:
+      return ctx.bool_val(true);
+    }
+  };
+  auto delivered = [&](const z3::expr &part, const z3::expr &rank) -> z3::expr {
+    switch (sp.kind) {
+    case CollectiveKind::reduce_scatter:
+    case CollectiveKind::scatter:
+      return rank == part;
+    case CollectiveKind::reduce:
+    case CollectiveKind::gather:
+      return rank == num(*sp.root);
+    default:
+      return ctx.bool_val(true);
+    }
+  };
+  z3::expr needed = held(j, r);
+  if (sp.kind == CollectiveKind::alltoall)
+    needed = needed &&
+             r == z3::ite(z3::uge(x, j), x - j, x + num(P) - j);
+  solver.add(delivered(j, x) && held(j, r));
+  size_t firstCopy = sp.firstCopyStep();
+  z3::expr forward = r;
+  for (size_t s = 0; s < firstCopy; ++s)
+    forward = moveRank(s, j, forward, /*backwards=*/false);
+  z3::expr backward = x;
+  for (size_t s = sp.steps.size(); s-- > firstCopy;)
+    backward = moveRank(s, j, backward, /*backwards=*/true);
+  solver.add((needed && forward != backward) ||
+             (!needed && forward == backward));
+  if (settled(solver, result))
+    return;
+  minimize(solver, {j, x, r});
+  z3::model model = solver.get_model();
+  auto value = [&](const z3::expr &v) {
+    return static_cast<int64_t>(model.eval(v, true).get_numeral_uint64());
+  };
+  int64_t part = value(j);
+  explainCoverage(sp, part * P + value(x), part * P + value(r), result,
+                  ownership);
+}
+
 /// Group level: the part rank x sends for placement from+i is the part its
 /// receiver g(x) files under placement to+i, for a symbolic step, rank and
 /// vector index.
@@ -837,6 +944,8 @@ void coll::verify::proveCoverage(z3::context &ctx, const SlotProgram &sp,
                                  PropertyResult &ownership) {
   if (isShiftCopyProgram(sp))
     coverageOfShifts(ctx, sp, options, result, ownership);
+  else if (keepsPartIndices(sp))
+    coverageOfPairs(ctx, sp, options, result, ownership);
   else if (sp.isReduceThenCopy())
     coverageReduceThenCopy(ctx, sp, options, result, ownership);
   else
