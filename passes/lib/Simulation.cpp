@@ -253,10 +253,14 @@ std::optional<Violation> Simulation::finish(int64_t numSteps) const {
       missing.reset(s.tokens);
       std::string text = "rank " + std::to_string(r) + " ends with part " +
                          std::to_string(b) + " = " + describe(s.tokens, b);
+      llvm::BitVector extra = s.tokens;
+      extra.reset(expected(r, b));
       if (missing.any())
         text += ", missing " + describe(missing, b);
-      else
-        text += ", which holds data of other parts";
+      if (extra.any())
+        text += std::string(missing.any() ? " and" : ",") +
+                " with contributions it should not have: " +
+                describe(extra, b);
       return Violation{"coverage", numSteps, r, b, text, program};
     }
   return std::nullopt;
