@@ -77,6 +77,15 @@ void Simulation::assign(Slot &s, const llvm::BitVector &tokens, bool held) {
       ++holders[t];
 }
 
+bool Simulation::needed(int64_t token) const {
+  int64_t rank = token % ranks, part = token / ranks;
+  for (int64_t r = 0; r < ranks; ++r)
+    for (int64_t b = 0; b < parts; ++b)
+      if (program.delivers(r, b) && program.expects(r, b, rank, part))
+        return true;
+  return false;
+}
+
 std::string Simulation::lostWhen(const Slot &s) {
   if (s.givenAwayAt < 0)
     return "does not hold (it never received it)";
@@ -209,7 +218,7 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
   // still exists somewhere (a block that is still needed survives).
   for (const Replaced &r : replaced)
     for (unsigned t : r.old.set_bits())
-      if (holders[t] == 0)
+      if (holders[t] == 0 && needed(t))
         return violation("ownership", r.rank, r.part,
                          "rank " + std::to_string(r.rank) +
                              " overwrites part " + std::to_string(r.part) +

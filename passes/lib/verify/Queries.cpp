@@ -200,7 +200,7 @@ struct Replay {
           }
       for (auto &[a, old] : replaced)
         for (int64_t t : std::set<int64_t>(old.begin(), old.end()))
-          if (!loss && holders[t] == 0)
+          if (!loss && holders[t] == 0 && sp.tokenNeeded(t))
             loss =
                 Loss{static_cast<int64_t>(i), a->dst, a->src, t, old, a->value};
     }

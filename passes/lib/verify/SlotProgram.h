@@ -89,6 +89,14 @@ struct SlotProgram {
     return const_cast<ProgramOp &>(program).expects(
         rankOf(slot), partOf(slot), rankOf(token), partOf(token));
   }
+  /// Whether some delivered slot needs `token` (else losing its last copy
+  /// harms nobody: the last rank's own value in an exclusive scan).
+  bool tokenNeeded(int64_t token) const {
+    for (int64_t slot = 0; slot < numSlots; ++slot)
+      if (delivered[slot] && needsToken(slot, token))
+        return true;
+    return false;
+  }
   /// Index of the first copy step (steps.size() if none).
   size_t firstCopyStep() const;
 };

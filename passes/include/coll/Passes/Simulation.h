@@ -68,6 +68,9 @@ private:
   llvm::BitVector expected(int64_t rank, int64_t part) const;
   /// Whether `s` holds exactly those contributions.
   bool complete(const Slot &s, int64_t rank, int64_t part) const;
+  /// Whether some delivered slot needs contribution `token`: losing the
+  /// last copy of one nobody needs is no violation.
+  bool needed(int64_t token) const;
   /// "gave away at step 3", or "does not hold (it never received it)".
   static std::string lostWhen(const Slot &s);
   /// Replaces a slot's value, keeping the holder counts in step.
