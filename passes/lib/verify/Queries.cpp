@@ -734,61 +734,6 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
   result.verdict = Verdict::proven;
 }
 
-/// Copy programs whose every step is a shift (digit routings of alltoall):
-/// a final slot's value is followed back as (part, rank), each step moving
-/// the rank back by its shift when it carries the part. The arithmetic mod
-/// P is done by comparisons: no division, so the terms stay small.
-static bool isShiftCopyProgram(const SlotProgram &sp) {
-  return sp.kind == CollectiveKind::alltoall && !sp.groupLevel &&
-         llvm::all_of(sp.steps, [](const SlotStep &s) {
-           return s.isShift && !s.merges();
-         });
-}
-
-static void coverageOfShifts(z3::context &ctx, const SlotProgram &sp,
-                             const VerifyOptions &options,
-                             PropertyResult &result,
-                             PropertyResult &ownership) {
-  result.method = "Z3: symbolic part and rank, one shift per step";
-  int64_t P = sp.ranks;
-  unsigned width = llvm::Log2_64_Ceil(static_cast<uint64_t>(2 * P) + 1) + 1;
-  auto num = [&](int64_t v) {
-    return ctx.bv_val(static_cast<uint64_t>(v), width);
-  };
-  // (a + b) mod P for a, b in [0, P).
-  auto addMod = [&](const z3::expr &a, int64_t b) {
-    z3::expr sum = a + num(((b % P) + P) % P);
-    return z3::ite(z3::uge(sum, num(P)), sum - num(P), sum);
-  };
-  z3::solver solver = makeSolver(ctx, options);
-  z3::expr part = ctx.bv_const("part", width), rank = ctx.bv_const("rank", width);
-  solver.add(z3::ult(part, num(P)) && z3::ult(rank, num(P)));
-  Encoder e(ctx, sp);
-  z3::expr at = rank;
-  for (size_t s = sp.steps.size(); s-- > 0;) {
-    const SlotStep &step = sp.steps[s];
-    z3::expr_vector carried(ctx);
-    for (int64_t j : step.shiftParts)
-      carried.push_back(part == num(j));
-    at = e.name(solver, "at", z3::ite(z3::mk_or(carried),
-                                      addMod(at, -step.shift), at));
-  }
-  // Rank r's block at offset j must come from rank r - j.
-  z3::expr source =
-      z3::ite(z3::uge(rank, part), rank - part, rank + num(P) - part);
-  solver.add(at != source);
-  if (settled(solver, result))
-    return;
-  minimize(solver, {part, rank});
-  z3::model model = solver.get_model();
-  auto value = [&](const z3::expr &x) {
-    return static_cast<int64_t>(model.eval(x, true).get_numeral_uint64());
-  };
-  int64_t j = value(part);
-  explainCoverage(sp, j * P + value(rank), j * P + value(at), result,
-                  ownership);
-}
-
 /// Rank-level reduce-then-copy programs whose transfers keep part indices
 /// (trees, the collectives of blocks): a slot is tracked as a pair (part j,
 /// rank x) and only x moves, so a step is a chain over its transfers (not
@@ -808,7 +753,8 @@ static void coverageOfPairs(z3::context &ctx, const SlotProgram &sp,
                             const VerifyOptions &options,
                             PropertyResult &result,
                             PropertyResult &ownership) {
-  result.method = "Z3: symbolic part and rank, one term per transfer";
+  result.method = "Z3: symbolic part and rank, one term per transfer or "
+                  "shift";
   int64_t P = sp.ranks;
   unsigned width =
       llvm::Log2_64_Ceil(static_cast<uint64_t>(std::max(P, sp.parts)) + 1) + 2;
@@ -830,9 +776,22 @@ static void coverageOfPairs(z3::context &ctx, const SlotProgram &sp,
     }
     return z3::mk_or(any);
   };
-  // One step moves rank x along its transfers, backwards or forwards.
+  // (a + b) mod P for a in [0, P), by comparison: no division.
+  auto addMod = [&](const z3::expr &a, int64_t b) {
+    z3::expr sum = a + num(((b % P) + P) % P);
+    return z3::ite(z3::uge(sum, num(P)), sum - num(P), sum);
+  };
+  // One step moves rank x along its transfers, backwards or forwards; a
+  // shift (every rank sends the same parts o ranks on: digit routings) is
+  // one term instead of one per transfer.
   auto moveRank = [&](size_t s, const z3::expr &j, const z3::expr &x,
                       bool backwards) {
+    const SlotStep &step = sp.steps[s];
+    if (step.isShift)
+      return e.name(solver, "at",
+                    z3::ite(inParts(j, step.shiftParts),
+                            addMod(x, backwards ? -step.shift : step.shift),
+                            x));
     z3::expr result = x;
     for (const Transfer &t : llvm::reverse(sp.transfers[s])) {
       int64_t from = backwards ? t.dst : t.src, to = backwards ? t.src : t.dst;
@@ -942,9 +901,7 @@ void coll::verify::proveCoverage(z3::context &ctx, const SlotProgram &sp,
                                  const VerifyOptions &options,
                                  PropertyResult &result,
                                  PropertyResult &ownership) {
-  if (isShiftCopyProgram(sp))
-    coverageOfShifts(ctx, sp, options, result, ownership);
-  else if (keepsPartIndices(sp))
+  if (keepsPartIndices(sp))
     coverageOfPairs(ctx, sp, options, result, ownership);
   else if (sp.isReduceThenCopy())
     coverageReduceThenCopy(ctx, sp, options, result, ownership);

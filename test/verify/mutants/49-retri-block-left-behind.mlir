@@ -4,9 +4,9 @@
 // RUN: FileCheck %s < %t
 // RUN: not coll-opt %s --coll-verify-coverage 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
-// CHECK: coverage violated: P = 9, after the last step, rank 0, part 7: rank 0's part 7 ends with data of part 7 (from rank 3) (expected contributions of ranks {2}, each once, found contributions of ranks {3})
+// CHECK: coverage violated: P = 9, after the last step, rank 0, part 7: rank 0's part 7 ends without the rank 2 contribution (expected contributions of ranks {2}, each once, found contributions of ranks {3})
 // CHECK: alltoall_retri: VIOLATED for P in {9} ({{.*}} s)
-// PASS: error: coverage violated in 'alltoall_retri': P = 9, after the last step, rank 0, part 7: rank 0's part 7 ends with data of part 7 (from rank 3) (expected contributions of ranks {2}, each once, found contributions of ranks {3})
+// PASS: error: coverage violated in 'alltoall_retri': P = 9, after the last step, rank 0, part 7: rank 0's part 7 ends without the rank 2 contribution (expected contributions of ranks {2}, each once, found contributions of ranks {3})
 // SIM: error: coverage violated in 'alltoall_retri' for P = 9: after the last step, rank 0 ends with part 7 = {3}, missing {2}
 
 module {

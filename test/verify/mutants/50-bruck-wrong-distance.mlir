@@ -4,9 +4,9 @@
 // RUN: FileCheck %s < %t
 // RUN: not coll-opt %s --coll-verify-coverage 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
-// CHECK: coverage violated: P = 6, after the last step, rank 0, part 2: rank 0's part 2 ends with data of part 2 (from rank 5) (expected contributions of ranks {4}, each once, found contributions of ranks {5})
+// CHECK: coverage violated: P = 6, after the last step, rank 0, part 2: rank 0's part 2 ends without the rank 4 contribution (expected contributions of ranks {4}, each once, found contributions of ranks {5})
 // CHECK: alltoall_bruck: VIOLATED for P in {6} ({{.*}} s)
-// PASS: error: coverage violated in 'alltoall_bruck': P = 6, after the last step, rank 0, part 2: rank 0's part 2 ends with data of part 2 (from rank 5) (expected contributions of ranks {4}, each once, found contributions of ranks {5})
+// PASS: error: coverage violated in 'alltoall_bruck': P = 6, after the last step, rank 0, part 2: rank 0's part 2 ends without the rank 4 contribution (expected contributions of ranks {4}, each once, found contributions of ranks {5})
 // SIM: error: coverage violated in 'alltoall_bruck' for P = 6: after the last step, rank 0 ends with part 2 = {5}, missing {4}
 
 module {
