@@ -30,17 +30,9 @@ Digits coll::digitsOf(CollectiveOp spec) {
 
 ProgramOp coll::expandDigitCollective(CollectiveOp spec, int64_t P,
                                       OpBuilder &builder) {
-  MLIRContext *ctx = builder.getContext();
-  auto program = builder.create<ProgramOp>(
-      spec.getLoc(), spec.getSymNameAttr(), spec.getKindAttr(),
-      spec.getOpAttr(), builder.getI64IntegerAttr(P),
-      builder.getI64IntegerAttr(P), /*chunk_of_part=*/DenseI64ArrayAttr(),
-      /*group=*/GroupKindAttr(), spec.getNoncommutativeAttr(),
-      /*root=*/IntegerAttr());
-  Block *body = new Block();
-  program.getBody().push_back(body);
+  ProgramOp program = createProgram(spec, P, P, builder);
   OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToEnd(body);
+  builder.setInsertionPointToEnd(&program.getBody().front());
   for (const DigitStep &step : digitSteps(digitsOf(spec), static_cast<int>(P))) {
     SmallVector<int64_t> sources, destinations;
     SmallVector<Attribute> parts;
@@ -50,13 +42,9 @@ ProgramOp coll::expandDigitCollective(CollectiveOp spec, int64_t P,
       destinations.push_back((i + step.offset) % P);
       parts.push_back(builder.getDenseI64ArrayAttr(blocks));
     }
-    builder.create<StepOp>(
-        spec.getLoc(), builder.getStringAttr("phase " + std::to_string(step.phase)),
-        StepKindAttr::get(ctx, StepKind::copy),
-        builder.getDenseI64ArrayAttr(sources),
-        builder.getDenseI64ArrayAttr(destinations), builder.getArrayAttr(parts),
-        /*received_parts=*/nullptr, /*from=*/nullptr, /*to=*/nullptr,
-        /*vectors=*/nullptr);
+    appendTransferStep(builder, spec.getLoc(),
+                       "phase " + std::to_string(step.phase), StepKind::copy,
+                       sources, destinations, parts);
   }
   return program;
 }

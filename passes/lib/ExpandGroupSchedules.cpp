@@ -15,20 +15,42 @@ namespace coll {
 using namespace mlir;
 using namespace coll;
 
+ProgramOp coll::createProgram(CollectiveOp spec, int64_t P, int64_t parts,
+                              OpBuilder &builder, DenseI64ArrayAttr chunkOfPart,
+                              GroupKindAttr group) {
+  auto program = builder.create<ProgramOp>(
+      spec.getLoc(), spec.getSymNameAttr(), spec.getKindAttr(),
+      spec.getOpAttr(), builder.getI64IntegerAttr(P),
+      builder.getI64IntegerAttr(parts), chunkOfPart, group,
+      spec.getNoncommutativeAttr(), spec.getRootAttr());
+  program.getBody().push_back(new Block());
+  return program;
+}
+
+StepOp coll::appendTransferStep(OpBuilder &builder, Location loc,
+                                StringRef phase, StepKind kind,
+                                ArrayRef<int64_t> sources,
+                                ArrayRef<int64_t> destinations,
+                                ArrayRef<Attribute> parts,
+                                ArrayRef<Attribute> received) {
+  return builder.create<StepOp>(
+      loc, builder.getStringAttr(phase),
+      StepKindAttr::get(builder.getContext(), kind),
+      builder.getDenseI64ArrayAttr(sources),
+      builder.getDenseI64ArrayAttr(destinations), builder.getArrayAttr(parts),
+      received.empty() ? ArrayAttr() : builder.getArrayAttr(received),
+      /*from=*/nullptr, /*to=*/nullptr, /*vectors=*/nullptr);
+}
+
 /// butterfly(r = max) on xor(P): every step exchanges whole vectors with
 /// rank xor 2^i and combines (recursive doubling, Thakur et al. 2005; the
 /// latency-optimal corner of seeds/003), log2 P steps, one part.
 static ProgramOp expandRecursiveDoubling(CollectiveOp spec, int64_t P,
                                          OpBuilder &builder) {
-  auto program = builder.create<ProgramOp>(
-      spec.getLoc(), spec.getSymNameAttr(), spec.getKindAttr(),
-      spec.getOpAttr(), builder.getI64IntegerAttr(P),
-      builder.getI64IntegerAttr(1), DenseI64ArrayAttr(), spec.getGroupAttr(),
-      spec.getNoncommutativeAttr(), /*root=*/nullptr);
-  Block *body = new Block();
-  program.getBody().push_back(body);
+  ProgramOp program =
+      createProgram(spec, P, 1, builder, {}, spec.getGroupAttr());
   OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToEnd(body);
+  builder.setInsertionPointToEnd(&program.getBody().front());
   for (int64_t mask = 1; mask < P; mask *= 2) {
     SmallVector<int64_t> sources, destinations;
     SmallVector<Attribute> parts;
@@ -37,13 +59,8 @@ static ProgramOp expandRecursiveDoubling(CollectiveOp spec, int64_t P,
       destinations.push_back(x ^ mask);
       parts.push_back(builder.getDenseI64ArrayAttr({0}));
     }
-    builder.create<StepOp>(
-        spec.getLoc(), builder.getStringAttr("doubling"),
-        StepKindAttr::get(builder.getContext(), StepKind::combine),
-        builder.getDenseI64ArrayAttr(sources),
-        builder.getDenseI64ArrayAttr(destinations), builder.getArrayAttr(parts),
-        /*received_parts=*/nullptr, /*from=*/nullptr, /*to=*/nullptr,
-        /*vectors=*/nullptr);
+    appendTransferStep(builder, spec.getLoc(), "doubling", StepKind::combine,
+                       sources, destinations, parts);
   }
   return program;
 }
@@ -66,17 +83,13 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
     chunkOfPart.push_back(group.chunkOfPart(b));
     identityLayout &= chunkOfPart.back() == b;
   }
-  auto program = builder.create<ProgramOp>(
-      spec.getLoc(), spec.getSymNameAttr(), spec.getKindAttr(),
-      spec.getOpAttr(), builder.getI64IntegerAttr(P),
-      builder.getI64IntegerAttr(P),
+  ProgramOp program = createProgram(
+      spec, P, P, builder,
       identityLayout ? DenseI64ArrayAttr()
                      : builder.getDenseI64ArrayAttr(chunkOfPart),
-      spec.getGroupAttr(), spec.getNoncommutativeAttr(), /*root=*/nullptr);
-  Block *body = new Block();
-  program.getBody().push_back(body);
+      spec.getGroupAttr());
   OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToEnd(body);
+  builder.setInsertionPointToEnd(&program.getBody().front());
 
   for (const GroupMove &move :
        expandGroupSchedule(spec.getSchedule(), P, spec.getKind())) {

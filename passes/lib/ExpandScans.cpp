@@ -25,18 +25,10 @@ using namespace coll;
 
 ProgramOp coll::expandScanCollective(CollectiveOp spec, int64_t P,
                                      OpBuilder &builder) {
-  MLIRContext *ctx = builder.getContext();
   bool exclusive = spec.getKind() == CollectiveKind::exclusive_scan;
-  auto program = builder.create<ProgramOp>(
-      spec.getLoc(), spec.getSymNameAttr(), spec.getKindAttr(),
-      spec.getOpAttr(), builder.getI64IntegerAttr(P),
-      builder.getI64IntegerAttr(exclusive ? 2 : 1),
-      /*chunk_of_part=*/DenseI64ArrayAttr(), /*group=*/GroupKindAttr(),
-      spec.getNoncommutativeAttr(), /*root=*/IntegerAttr());
-  Block *body = new Block();
-  program.getBody().push_back(body);
+  ProgramOp program = createProgram(spec, P, exclusive ? 2 : 1, builder);
   OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToEnd(body);
+  builder.setInsertionPointToEnd(&program.getBody().front());
 
   // One step: every (src, src + distance) with both ranks in range.
   auto emitStep = [&](StringRef phase, StepKind kind, int64_t distance,
@@ -50,12 +42,9 @@ ProgramOp coll::expandScanCollective(CollectiveOp spec, int64_t P,
       parts.push_back(builder.getDenseI64ArrayAttr({0}));
       received.push_back(builder.getDenseI64ArrayAttr({receivedAs}));
     }
-    builder.create<StepOp>(
-        spec.getLoc(), builder.getStringAttr(phase),
-        StepKindAttr::get(ctx, kind), builder.getDenseI64ArrayAttr(sources),
-        builder.getDenseI64ArrayAttr(destinations), builder.getArrayAttr(parts),
-        receivedAs == 0 ? ArrayAttr() : builder.getArrayAttr(received),
-        /*from=*/nullptr, /*to=*/nullptr, /*vectors=*/nullptr);
+    appendTransferStep(builder, spec.getLoc(), phase, kind, sources,
+                       destinations, parts,
+                       receivedAs == 0 ? ArrayRef<Attribute>() : received);
   };
   if (spec.getSchedule() == ScheduleKind::linear) {
     for (int64_t k = 0; k + 1 < P; ++k)

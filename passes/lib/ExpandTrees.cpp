@@ -39,7 +39,6 @@ Tree coll::treeOf(CollectiveOp spec) {
 
 ProgramOp coll::expandTreeCollective(CollectiveOp spec, int64_t P,
                                      OpBuilder &builder) {
-  MLIRContext *ctx = builder.getContext();
   CollectiveKind kind = spec.getKind();
   int64_t root = spec.getRoot() ? static_cast<int64_t>(*spec.getRoot()) : 0;
   // One part per rank for the kinds that move blocks; one for the others.
@@ -47,17 +46,9 @@ ProgramOp coll::expandTreeCollective(CollectiveOp spec, int64_t P,
                 kind == CollectiveKind::scatter ||
                 kind == CollectiveKind::allgather ||
                 kind == CollectiveKind::reduce_scatter;
-  auto program = builder.create<ProgramOp>(
-      spec.getLoc(), spec.getSymNameAttr(), spec.getKindAttr(),
-      spec.getOpAttr(), builder.getI64IntegerAttr(P),
-      builder.getI64IntegerAttr(blocks ? P : 1),
-      /*chunk_of_part=*/DenseI64ArrayAttr(), /*group=*/GroupKindAttr(),
-      spec.getNoncommutativeAttr(),
-      isRooted(kind) ? builder.getI64IntegerAttr(root) : IntegerAttr());
-  Block *body = new Block();
-  program.getBody().push_back(body);
+  ProgramOp program = createProgram(spec, P, blocks ? P : 1, builder);
   OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToEnd(body);
+  builder.setInsertionPointToEnd(&program.getBody().front());
 
   std::map<int, std::vector<TreeEdge>> edgesByStep;
   for (const TreeEdge &e : treeEdges(treeOf(spec), static_cast<int>(P)))
@@ -87,13 +78,8 @@ ProgramOp coll::expandTreeCollective(CollectiveOp spec, int64_t P,
             sent.push_back(absolute(e.child + i));
         parts.push_back(builder.getDenseI64ArrayAttr(sent));
       }
-      builder.create<StepOp>(
-          spec.getLoc(), builder.getStringAttr(phase),
-          StepKindAttr::get(ctx, stepKind),
-          builder.getDenseI64ArrayAttr(sources),
-          builder.getDenseI64ArrayAttr(destinations),
-          builder.getArrayAttr(parts), /*received_parts=*/nullptr,
-          /*from=*/nullptr, /*to=*/nullptr, /*vectors=*/nullptr);
+      appendTransferStep(builder, spec.getLoc(), phase, stepKind, sources,
+                         destinations, parts);
     };
     if (upward)
       for (auto &[step, edges] : edgesByStep)

@@ -13,6 +13,24 @@ class raw_ostream;
 
 namespace coll {
 
+/// Creates an empty coll.program of `spec` for P ranks and `parts` parts at
+/// the builder's insertion point: kind, operator, noncommutative and root
+/// come from the spec. The expansions then fill its body.
+ProgramOp createProgram(CollectiveOp spec, int64_t P, int64_t parts,
+                        mlir::OpBuilder &builder,
+                        mlir::DenseI64ArrayAttr chunkOfPart = {},
+                        GroupKindAttr group = {});
+
+/// Appends a coll.step of explicit transfers sources[i] -> destinations[i]
+/// [parts[i]] (filed as received[i] when given) at the builder's insertion
+/// point.
+StepOp appendTransferStep(mlir::OpBuilder &builder, mlir::Location loc,
+                          llvm::StringRef phase, StepKind kind,
+                          llvm::ArrayRef<int64_t> sources,
+                          llvm::ArrayRef<int64_t> destinations,
+                          llvm::ArrayRef<mlir::Attribute> parts,
+                          llvm::ArrayRef<mlir::Attribute> received = {});
+
 /// Builds the coll.program of `spec` for P ranks at the builder's insertion
 /// point. P must be admitted by the spec. Without transfers, every step of a
 /// group schedule is a group-level move alone (cheap for large P; the
