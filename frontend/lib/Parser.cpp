@@ -284,35 +284,24 @@ LogicalResult Parser::parseStatement(Declaration &decl) {
     diag.attachNote(loc(previous)) << "previous '" << word << "' is here";
     return diag;
   };
-  if (word == "ranks") {
-    if (failed(duplicate(decl.ranksLoc)))
+  // Each statement once; its parser records where it was.
+  static const struct {
+    const char *word;
+    llvm::SMLoc Declaration::*seen;
+    LogicalResult (Parser::*parse)(Declaration &);
+  } statements[] = {{"ranks", &Declaration::ranksLoc, &Parser::parseRanks},
+                    {"group", &Declaration::groupLoc, &Parser::parseGroup},
+                    {"schedule", &Declaration::scheduleLoc,
+                     &Parser::parseSchedule},
+                    {"tree", &Declaration::treeLoc, &Parser::parseTree},
+                    {"root", &Declaration::rootLoc, &Parser::parseRoot},
+                    {"digits", &Declaration::digitsLoc, &Parser::parseDigits}};
+  for (const auto &statement : statements) {
+    if (word != statement.word)
+      continue;
+    if (failed(duplicate(decl.*statement.seen)))
       return failure();
-    return parseRanks(decl);
-  }
-  if (word == "group") {
-    if (failed(duplicate(decl.groupLoc)))
-      return failure();
-    return parseGroup(decl);
-  }
-  if (word == "schedule") {
-    if (failed(duplicate(decl.scheduleLoc)))
-      return failure();
-    return parseSchedule(decl);
-  }
-  if (word == "tree") {
-    if (failed(duplicate(decl.treeLoc)))
-      return failure();
-    return parseTree(decl);
-  }
-  if (word == "root") {
-    if (failed(duplicate(decl.rootLoc)))
-      return failure();
-    return parseRoot(decl);
-  }
-  if (word == "digits") {
-    if (failed(duplicate(decl.digitsLoc)))
-      return failure();
-    return parseDigits(decl);
+    return (this->*statement.parse)(decl);
   }
   return error(tok.loc, "unknown statement '" + word +
                             "'; expected ranks, group, schedule, tree, "
