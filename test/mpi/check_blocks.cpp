@@ -49,13 +49,9 @@ int runAll(coll::Comm& comm) {
   for (std::size_t count : caseCounts(comm.size()))
     for (bool inplace : {false, true}) {
 #if defined(COLLC_REDUCE_SCATTER)
-      runCase<std::int64_t>(comm, OpKind::Sum, coll::Sum{}, count, inplace);
-      runCase<std::int64_t>(comm, OpKind::Prod, coll::Prod{}, count, inplace);
-      runCase<std::int64_t>(comm, OpKind::Min, coll::Min{}, count, inplace);
-      runCase<std::int64_t>(comm, OpKind::Max, coll::Max{}, count, inplace);
-      runCase<double>(comm, OpKind::Sum, coll::Sum{}, count, inplace);
-      runCase<double>(comm, OpKind::Max, coll::Max{}, count, inplace);
-      cases += 6;
+      cases += forEachReduction([&](auto type, OpKind kind, auto op) {
+        runCase<decltype(type)>(comm, kind, op, count, inplace);
+      });
 #else
       runCase<double>(comm, OpKind::Sum, coll::Sum{}, count, inplace);
       cases += 1;

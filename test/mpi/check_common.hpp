@@ -108,6 +108,20 @@ bool close(OpKind op, int P, T expected, T got) {
   return counts;
 }
 
+// The (element type, operator) cases of the reduction checks: int64 with
+// sum, prod, min and max (exact), double with sum (rounding shows) and max.
+// Calls run(T{}, kind, op) for each; returns how many it ran.
+template <class Run>
+int forEachReduction(Run run) {
+  run(std::int64_t{}, OpKind::Sum, coll::Sum{});
+  run(std::int64_t{}, OpKind::Prod, coll::Prod{});
+  run(std::int64_t{}, OpKind::Min, coll::Min{});
+  run(std::int64_t{}, OpKind::Max, coll::Max{});
+  run(double{}, OpKind::Sum, coll::Sum{});
+  run(double{}, OpKind::Max, coll::Max{});
+  return 6;
+}
+
 // Compares the first `n` elements of `got` with `expected`, and unless the
 // call ran in place checks that `send` still equals `in`; a failure names
 // every parameter of the case.

@@ -51,12 +51,9 @@ int runAll(coll::Comm& comm) {
   int cases = 0;
   for (std::size_t count : caseCounts(comm.size())) {
     for (bool inplace : {false, true}) {
-      runCase<std::int64_t>(comm, OpKind::Sum, coll::Sum{}, count, inplace);
-      runCase<std::int64_t>(comm, OpKind::Prod, coll::Prod{}, count, inplace);
-      runCase<std::int64_t>(comm, OpKind::Min, coll::Min{}, count, inplace);
-      runCase<std::int64_t>(comm, OpKind::Max, coll::Max{}, count, inplace);
-      runCase<double>(comm, OpKind::Sum, coll::Sum{}, count, inplace);
-      cases += 5;
+      cases += forEachReduction([&](auto type, OpKind kind, auto op) {
+        runCase<decltype(type)>(comm, kind, op, count, inplace);
+      });
     }
 #if defined(COLLC_EXCLUSIVE)
     runInitCase(comm, count);
