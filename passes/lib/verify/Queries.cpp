@@ -803,37 +803,8 @@ static void coverageOfPairs(z3::context &ctx, const SlotProgram &sp,
            r = ctx.bv_const("from", width);
   solver.add(z3::ult(j, num(sp.parts)) && z3::ult(x, num(P)) &&
              z3::ult(r, num(P)));
-  // The kinds in (part, rank) form (ProgramOp::startsWith, delivers,
-  // expects).
-  auto held = [&](const z3::expr &part, const z3::expr &rank) -> z3::expr {
-    switch (sp.kind) {
-    case CollectiveKind::allgather:
-    case CollectiveKind::gather:
-      return rank == part;
-    case CollectiveKind::broadcast:
-    case CollectiveKind::scatter:
-      return rank == num(*sp.root);
-    default:
-      return ctx.bool_val(true);
-    }
-  };
-  auto delivered = [&](const z3::expr &part, const z3::expr &rank) -> z3::expr {
-    switch (sp.kind) {
-    case CollectiveKind::reduce_scatter:
-    case CollectiveKind::scatter:
-      return rank == part;
-    case CollectiveKind::reduce:
-    case CollectiveKind::gather:
-      return rank == num(*sp.root);
-    default:
-      return ctx.bool_val(true);
-    }
-  };
-  z3::expr needed = held(j, r);
-  if (sp.kind == CollectiveKind::alltoall)
-    needed = needed &&
-             r == z3::ite(z3::uge(x, j), x - j, x + num(P) - j);
-  solver.add(delivered(j, x) && held(j, r));
+  z3::expr needed = e.needsAt(j, x, j, r);
+  solver.add(e.deliveredAt(j, x) && e.heldAt(j, r));
   size_t firstCopy = sp.firstCopyStep();
   z3::expr forward = r;
   for (size_t s = 0; s < firstCopy; ++s)

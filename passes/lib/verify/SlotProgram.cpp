@@ -243,66 +243,86 @@ z3::expr Encoder::destinationOf(const SlotStep &step,
   return result;
 }
 
-z3::expr Encoder::initiallyHeld(const z3::expr &slot) const {
-  z3::expr ranks = num(program.ranks);
+/// A constant of `like`'s bit width.
+static z3::expr numLike(const z3::expr &like, int64_t value) {
+  return like.ctx().bv_val(static_cast<uint64_t>(value),
+                           like.get_sort().bv_size());
+}
+
+z3::expr Encoder::heldAt(const z3::expr &part, const z3::expr &rank) const {
   switch (program.kind) {
   case CollectiveKind::exclusive_scan: // part 0 carries the prefix
-    return z3::udiv(slot, ranks) == num(0);
-  case CollectiveKind::allgather: // its own block: placement 0, rank == part
-    return program.groupLevel ? slot == num(0)
-                              : z3::urem(slot, ranks) == z3::udiv(slot, ranks);
-  case CollectiveKind::gather: // rank level only
-    return z3::urem(slot, ranks) == z3::udiv(slot, ranks);
+    return part == numLike(part, 0);
+  case CollectiveKind::allgather: // its own block
+  case CollectiveKind::gather:
+    return rank == part;
   case CollectiveKind::broadcast:
   case CollectiveKind::scatter:
-    return z3::urem(slot, ranks) == num(*program.root);
+    return rank == numLike(rank, *program.root);
   default:
     return ctx.bool_val(true);
   }
 }
 
-z3::expr Encoder::isDelivered(const z3::expr &slot) const {
-  z3::expr ranks = num(program.ranks);
+z3::expr Encoder::deliveredAt(const z3::expr &part,
+                              const z3::expr &rank) const {
   switch (program.kind) {
   case CollectiveKind::exclusive_scan: // part 1, but rank 0's is undefined
-    return z3::udiv(slot, ranks) == num(1) && z3::urem(slot, ranks) != num(0);
+    return part == numLike(part, 1) && rank != numLike(rank, 0);
   case CollectiveKind::reduce_scatter: // its own block
-    return program.groupLevel ? slot == num(0)
-                              : z3::urem(slot, ranks) == z3::udiv(slot, ranks);
-  case CollectiveKind::scatter: // rank level only
-    return z3::urem(slot, ranks) == z3::udiv(slot, ranks);
+  case CollectiveKind::scatter:
+    return rank == part;
   case CollectiveKind::reduce:
   case CollectiveKind::gather:
-    return z3::urem(slot, ranks) == num(*program.root);
+    return rank == numLike(rank, *program.root);
   default:
     return ctx.bool_val(true);
   }
+}
+
+z3::expr Encoder::needsAt(const z3::expr &part, const z3::expr &rank,
+                          const z3::expr &tokenPart,
+                          const z3::expr &tokenRank) const {
+  z3::expr held = heldAt(tokenPart, tokenRank);
+  switch (program.kind) {
+  case CollectiveKind::inclusive_scan: // ranks 0 .. rank
+    return held && part == tokenPart && z3::ule(tokenRank, rank);
+  case CollectiveKind::exclusive_scan: // ranks 0 .. rank - 1, from part 0
+    return held && part == numLike(part, 1) && z3::ult(tokenRank, rank);
+  case CollectiveKind::alltoall: { // offset j of rank r comes from r - j
+    z3::expr P = numLike(rank, program.ranks);
+    return held && tokenPart == part &&
+           tokenRank == z3::ite(z3::uge(rank, part), rank - part,
+                                rank + P - part);
+  }
+  default:
+    return held && part == tokenPart;
+  }
+}
+
+// The slot forms: group level (placements) or (part, rank) of the slot.
+z3::expr Encoder::initiallyHeld(const z3::expr &slot) const {
+  if (program.groupLevel) // placement 0: each rank's own block
+    return program.kind == CollectiveKind::allgather ? slot == num(0)
+                                                     : ctx.bool_val(true);
+  z3::expr ranks = num(program.ranks);
+  return heldAt(z3::udiv(slot, ranks), z3::urem(slot, ranks));
+}
+
+z3::expr Encoder::isDelivered(const z3::expr &slot) const {
+  if (program.groupLevel)
+    return program.kind == CollectiveKind::reduce_scatter ? slot == num(0)
+                                                          : ctx.bool_val(true);
+  z3::expr ranks = num(program.ranks);
+  return deliveredAt(z3::udiv(slot, ranks), z3::urem(slot, ranks));
 }
 
 z3::expr Encoder::needs(const z3::expr &slot, const z3::expr &token) const {
   if (program.groupLevel)
     return initiallyHeld(token);
-  if (isScan(program.kind)) {
-    // A prefix: the contributions of lower ranks (and its own, inclusive),
-    // carried in part 0.
-    z3::expr ranks = num(program.ranks);
-    z3::expr slotRank = z3::urem(slot, ranks), tokenRank = z3::urem(token, ranks);
-    if (program.kind == CollectiveKind::inclusive_scan)
-      return initiallyHeld(token) &&
-             z3::udiv(slot, ranks) == z3::udiv(token, ranks) &&
-             z3::ule(tokenRank, slotRank);
-    return initiallyHeld(token) && z3::udiv(slot, ranks) == num(1) &&
-           z3::ult(tokenRank, slotRank);
-  }
-  if (program.kind == CollectiveKind::alltoall) {
-    // The block at offset j of rank r comes from rank r - j (mod P).
-    z3::expr ranks = num(program.ranks);
-    z3::expr part = z3::udiv(slot, ranks);
-    z3::expr source = z3::urem(z3::urem(slot, ranks) + ranks - part, ranks);
-    return z3::udiv(token, ranks) == part && z3::urem(token, ranks) == source;
-  }
-  return initiallyHeld(token) && z3::udiv(slot, num(program.ranks)) ==
-                                     z3::udiv(token, num(program.ranks));
+  z3::expr ranks = num(program.ranks);
+  return needsAt(z3::udiv(slot, ranks), z3::urem(slot, ranks),
+                 z3::udiv(token, ranks), z3::urem(token, ranks));
 }
 
 z3::expr Encoder::name(z3::solver &solver, const std::string &prefix,

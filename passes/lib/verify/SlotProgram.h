@@ -122,6 +122,15 @@ public:
   z3::expr sent(const SlotStep &step, const z3::expr &slot) const;
   /// Where `slot`'s value goes (meaningful when sent).
   z3::expr destinationOf(const SlotStep &step, const z3::expr &slot) const;
+  /// The kind's rules (ProgramOp::startsWith, delivers, expects) as terms
+  /// on a rank-level (part, rank) pair, in the bit width of the arguments:
+  /// the one Z3 statement of them, used by the slot forms below and by the
+  /// queries that track (part, rank) pairs.
+  z3::expr heldAt(const z3::expr &part, const z3::expr &rank) const;
+  z3::expr deliveredAt(const z3::expr &part, const z3::expr &rank) const;
+  z3::expr needsAt(const z3::expr &part, const z3::expr &rank,
+                   const z3::expr &tokenPart,
+                   const z3::expr &tokenRank) const;
   /// Whether `slot` starts with a value: SlotProgram::initial as a term.
   z3::expr initiallyHeld(const z3::expr &slot) const;
   /// Whether `slot`'s final value is delivered: SlotProgram::delivered.
