@@ -487,11 +487,73 @@ static void emitBarrierBody(CollectiveOp spec, llvm::raw_ostream &os) {
      << "  }\n";
 }
 
+/// The body of a group-scheduled collective: recursive doubling with
+/// PeerSteps, or the group moves with a Workspace (directly on the user's
+/// buffers for allreduce; through a work buffer of P blocks for
+/// reduce_scatter and allgather).
+static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
+                          StringRef type, StringRef qualified) {
+  CollectiveKind kind = spec.getKind();
+  bool cyclic = spec.getGroup() == GroupKind::cyclic;
+  std::string group = cyclic ? "coll::CyclicGroup" : "coll::XorGroup";
+  std::string workspace = "coll::Workspace<" + type.str() + ", " + group + ">";
+  if (spec.getButterflyR() == kButterflyMax) {
+    os << "  // butterfly(r = max) on xor(P): recursive doubling, whole vectors "
+          "exchanged\n"
+          "  // with rank xor 2^i and combined (the lower rank's first).\n"
+          "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
+          "    throw coll::Error(\"" << qualified
+       << ": null buffer with count \" + std::to_string(count));\n"
+          "  if (count > 0 && send != recv)\n"
+          "    std::copy(send, send + count, recv);\n"
+          "  if (count == 0)\n    return;\n"
+          "  coll::PeerSteps<" << type << "> steps(comm);\n"
+          "  int step = 0;\n"
+          "  for (int mask = 1; mask < P; mask *= 2, ++step)\n"
+          "    steps.exchangeCombine(step, comm.rank() ^ mask, comm.rank() ^ "
+          "mask, recv, count, op);\n";
+  } else if (kind == CollectiveKind::allreduce) {
+    os << "  " << workspace << " ws(comm, " << group
+       << "(P), send, recv, count);\n";
+    emitSchedule(spec, os);
+  } else {
+    // P blocks of `count`; part b lives in chunk group.position(b) of a work
+    // buffer (the xor group bit-reverses). Placement 0 is part x on rank x:
+    // reduce_scatter's result, allgather's input.
+    bool scatter = kind == CollectiveKind::reduce_scatter;
+    os << "  const " << group << " group(P);\n"
+       << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
+       << "  std::vector<" << type << "> work(total);\n";
+    if (scatter)
+      os << "  for (int b = 0; b < P && count > 0; ++b)\n"
+            "    std::copy(send + b * count, send + (b + 1) * count,\n"
+            "              work.data() + group.position(b) * count);\n";
+    else
+      os << "  if (count > 0)\n"
+            "    std::copy(send, send + count,\n"
+            "              work.data() + group.position(comm.rank()) * "
+            "count);\n";
+    os << "  " << workspace
+       << " ws(comm, group, work.data(), work.data(), total);\n";
+    emitSchedule(spec, os);
+    if (scatter)
+      os << "  const std::size_t mine = static_cast<std::size_t>("
+            "group.position(comm.rank())) * count;\n"
+            "  std::copy(work.data() + mine, work.data() + mine + count, "
+            "recv);\n";
+    else
+      os << "  for (int b = 0; b < P && count > 0; ++b)\n"
+            "    std::copy(work.data() + group.position(b) * count,\n"
+            "              work.data() + (group.position(b) + 1) * count, "
+            "recv + b * count);\n";
+  }
+
+}
+
 static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
                            StringRef ns) {
   StringRef name = spec.getSymName();
   CollectiveKind kind = spec.getKind();
-  bool cyclic = spec.getGroup() == GroupKind::cyclic;
   std::optional<Type> elementType = spec.getElementType();
   std::string type = elementType ? cppType(*elementType) : "T";
   const char *opName = stringifyReduceOp(spec.getOp()).data();
@@ -572,76 +634,17 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
      << ": communicator size \" + std::to_string(P) +\n"
      << "                      \" is not allowed (requires "
      << spec.describeRanks() << ")\");\n";
-  if (kind == CollectiveKind::barrier) {
+  if (kind == CollectiveKind::barrier)
     emitBarrierBody(spec, os);
-    os << "}\n\n";
-  } else if (isScan(kind)) {
+  else if (isScan(kind))
     emitScanBody(spec, os, type, qualified);
-    os << "}\n\n";
-  } else if (spec.isTree()) {
+  else if (spec.isTree())
     emitTreeBody(spec, os, type, qualified);
-    os << "}\n\n";
-  } else if (spec.isDigitRouting()) {
+  else if (spec.isDigitRouting())
     emitDigitBody(spec, os, type, qualified);
-    os << "}\n\n";
-  }
-  std::string group = cyclic ? "coll::CyclicGroup" : "coll::XorGroup";
-  std::string workspace = "coll::Workspace<" + type + ", " + group + ">";
-  if (spec.isTree() || spec.isDigitRouting() || isScan(kind)) {
-    // done above
-  } else if (spec.getButterflyR() == kButterflyMax) {
-    os << "  // butterfly(r = max) on xor(P): recursive doubling, whole vectors "
-          "exchanged\n"
-          "  // with rank xor 2^i and combined (the lower rank's first).\n"
-          "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
-          "    throw coll::Error(\"" << qualified
-       << ": null buffer with count \" + std::to_string(count));\n"
-          "  if (count > 0 && send != recv)\n"
-          "    std::copy(send, send + count, recv);\n"
-          "  if (count == 0)\n    return;\n"
-          "  coll::PeerSteps<" << type << "> steps(comm);\n"
-          "  int step = 0;\n"
-          "  for (int mask = 1; mask < P; mask *= 2, ++step)\n"
-          "    steps.exchangeCombine(step, comm.rank() ^ mask, comm.rank() ^ "
-          "mask, recv, count, op);\n"
-          "}\n\n";
-  } else if (kind == CollectiveKind::allreduce) {
-    os << "  " << workspace << " ws(comm, " << group
-       << "(P), send, recv, count);\n";
-    emitSchedule(spec, os);
-    os << "}\n\n";
-  } else {
-    // P blocks of `count`; part b lives in chunk group.position(b) of a work
-    // buffer (the xor group bit-reverses). Placement 0 is part x on rank x:
-    // reduce_scatter's result, allgather's input.
-    bool scatter = kind == CollectiveKind::reduce_scatter;
-    os << "  const " << group << " group(P);\n"
-       << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
-       << "  std::vector<" << type << "> work(total);\n";
-    if (scatter)
-      os << "  for (int b = 0; b < P && count > 0; ++b)\n"
-            "    std::copy(send + b * count, send + (b + 1) * count,\n"
-            "              work.data() + group.position(b) * count);\n";
-    else
-      os << "  if (count > 0)\n"
-            "    std::copy(send, send + count,\n"
-            "              work.data() + group.position(comm.rank()) * "
-            "count);\n";
-    os << "  " << workspace
-       << " ws(comm, group, work.data(), work.data(), total);\n";
-    emitSchedule(spec, os);
-    if (scatter)
-      os << "  const std::size_t mine = static_cast<std::size_t>("
-            "group.position(comm.rank())) * count;\n"
-            "  std::copy(work.data() + mine, work.data() + mine + count, "
-            "recv);\n";
-    else
-      os << "  for (int b = 0; b < P && count > 0; ++b)\n"
-            "    std::copy(work.data() + group.position(b) * count,\n"
-            "              work.data() + (group.position(b) + 1) * count, "
-            "recv + b * count);\n";
-    os << "}\n\n";
-  }
+  else
+    emitGroupBody(spec, os, type, qualified);
+  os << "}\n\n";
 
   if (kind == CollectiveKind::exclusive_scan) {
     os << "/// With an init value: rank 0 gets init, rank r op(init, x_0, ..., "
