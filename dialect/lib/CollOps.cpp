@@ -162,15 +162,11 @@ LogicalResult CollectiveOp::verify() {
            << static_cast<int64_t>(*getRadix());
   if (getSchedule() != ScheduleKind::butterfly && getButterflyR() != 0)
     return emitOpError("only the butterfly schedule takes a parameter r");
-  if (getButterflyR() == kButterflyMax) {
-    if (getGroup() != GroupKind::xor_ || kind != CollectiveKind::allreduce)
-      return emitOpError("butterfly(r = max) is implemented for allreduce "
-                         "on xor(P) (recursive doubling) only");
-  } else if (getButterflyR() != 0) {
-    return emitOpError("butterfly(r = ")
-           << getButterflyR()
-           << ") is not supported yet; use r = 0 or r = max (-1)";
-  }
+  if (static_cast<int64_t>(getButterflyR()) < kButterflyMax)
+    return emitOpError("butterfly r must be >= 0 or max (-1), got ")
+           << static_cast<int64_t>(getButterflyR());
+  if (getButterflyR() != 0 && kind != CollectiveKind::allreduce)
+    return emitOpError("butterfly(r != 0) serves allreduce only");
   return success();
 }
 
@@ -178,7 +174,15 @@ LogicalResult CollectiveOp::verify() {
 // ProgramOp
 //===----------------------------------------------------------------------===//
 
+/// Parts num_ranks.. of a program on a group are scratch copies.
+static bool isScratchPart(ProgramOp program, int64_t part) {
+  return program.getGroup() &&
+         part >= static_cast<int64_t>(program.getNumRanks());
+}
+
 bool ProgramOp::startsWith(int64_t rank, int64_t part) {
+  if (isScratchPart(*this, part))
+    return false;
   switch (getKind()) {
   case CollectiveKind::exclusive_scan: // part 0 carries, part 1 is the result
     return part == 0;
@@ -194,6 +198,8 @@ bool ProgramOp::startsWith(int64_t rank, int64_t part) {
 }
 
 bool ProgramOp::delivers(int64_t rank, int64_t part) {
+  if (isScratchPart(*this, part))
+    return false;
   switch (getKind()) {
   case CollectiveKind::exclusive_scan: // rank 0's result is undefined (MPI)
     return part == 1 && rank >= 1;
@@ -297,6 +303,45 @@ LogicalResult ProgramOp::verify() {
 // StepOp
 //===----------------------------------------------------------------------===//
 
+/// `vectors {s -> d, ...}`: slots inside the copies, one permutation for
+/// all moves (checked again, with counterexamples, by the matching proof),
+/// local moves only in copy steps.
+static LogicalResult verifyVectorMoves(StepOp step, ProgramOp program,
+                                       size_t transfers) {
+  int64_t ranks = program.getNumRanks();
+  int64_t slots = program.getNumParts();
+  ArrayRef<int64_t> sources = *step.getVectorSources();
+  std::optional<ArrayRef<int64_t>> destinations =
+      step.getVectorDestinations();
+  if (!destinations || destinations->size() != sources.size() ||
+      sources.empty())
+    return step.emitOpError("vector moves need one destination per source");
+  if (transfers != 0 || step.getVectors())
+    return step.emitOpError("vector moves exclude transfers and range moves");
+  if (!program.getGroup())
+    return step.emitOpError("vector moves need a `group` on their "
+                            "coll.program");
+  if (slots % ranks != 0)
+    return step.emitOpError("vector moves need num_parts to be a multiple of "
+                            "num_ranks, got ")
+           << slots << " and " << ranks;
+  for (auto [src, dst] : llvm::zip(sources, *destinations)) {
+    if (src < 0 || src >= slots || dst < 0 || dst >= slots)
+      return step.emitOpError("vector move ")
+             << src << " -> " << dst << " names a slot outside [0, " << slots
+             << ")";
+    if (src == dst)
+      return step.emitOpError("vector move ")
+             << src << " -> " << dst << " keeps the vector where it is";
+    if (src % ranks == dst % ranks &&
+        step.getStepKind() != StepKind::copy)
+      return step.emitOpError("vector move ")
+             << src << " -> " << dst
+             << " stays on its placement; only a copy step moves locally";
+  }
+  return success();
+}
+
 LogicalResult StepOp::verify() {
   auto program = (*this)->getParentOfType<ProgramOp>();
   int64_t ranks = program.getNumRanks();
@@ -329,6 +374,8 @@ LogicalResult StepOp::verify() {
       return failure();
   }
 
+  if (hasVectorMoves())
+    return verifyVectorMoves(*this, program, n);
   bool hasMove = getFrom() || getTo() || getVectors();
   if (hasMove && !(getFrom() && getTo() && getVectors()))
     return emitOpError("a group move needs from, to and vectors");
@@ -393,7 +440,9 @@ static ParseResult parseTransfers(OpAsmParser &parser,
                                   DenseI64ArrayAttr &destinations,
                                   ArrayAttr &parts, ArrayAttr &receivedParts,
                                   IntegerAttr &from, IntegerAttr &to,
-                                  IntegerAttr &vectors) {
+                                  IntegerAttr &vectors,
+                                  DenseI64ArrayAttr &vectorSources,
+                                  DenseI64ArrayAttr &vectorDestinations) {
   MLIRContext *ctx = parser.getContext();
   SmallVector<int64_t> srcs, dsts;
   SmallVector<Attribute> partLists, receivedLists;
@@ -422,6 +471,23 @@ static ParseResult parseTransfers(OpAsmParser &parser,
     receivedLists.push_back(DenseI64ArrayAttr::get(ctx, received));
     return success();
   };
+  if (succeeded(parser.parseOptionalKeyword("vectors"))) {
+    SmallVector<int64_t> from, to;
+    if (parser.parseLBrace() ||
+        parser.parseCommaSeparatedList([&]() -> ParseResult {
+          return failure(parser.parseInteger(from.emplace_back()) ||
+                         parser.parseArrow() ||
+                         parser.parseInteger(to.emplace_back()));
+        }) ||
+        parser.parseRBrace())
+      return failure();
+    sources = DenseI64ArrayAttr::get(ctx, {});
+    destinations = DenseI64ArrayAttr::get(ctx, {});
+    parts = ArrayAttr::get(ctx, {});
+    vectorSources = DenseI64ArrayAttr::get(ctx, from);
+    vectorDestinations = DenseI64ArrayAttr::get(ctx, to);
+    return success();
+  }
   bool hasTransfers = false;
   if (succeeded(parser.parseOptionalLBrace())) {
     hasTransfers = true;
@@ -458,7 +524,19 @@ static void printTransfers(OpAsmPrinter &printer, StepOp op,
                            DenseI64ArrayAttr sources,
                            DenseI64ArrayAttr destinations, ArrayAttr parts,
                            ArrayAttr receivedParts, IntegerAttr from,
-                           IntegerAttr to, IntegerAttr vectors) {
+                           IntegerAttr to, IntegerAttr vectors,
+                           DenseI64ArrayAttr vectorSources,
+                           DenseI64ArrayAttr vectorDestinations) {
+  if (vectorSources) {
+    printer << "vectors {";
+    for (size_t i = 0, e = vectorSources.size(); i < e; ++i)
+      printer << (i ? ", " : "") << vectorSources[i] << " -> "
+              << (vectorDestinations && i < vectorDestinations.size()
+                      ? vectorDestinations[i]
+                      : -1);
+    printer << "}";
+    return;
+  }
   bool implicit = sources.empty() && vectors;
   if (!implicit) {
     printer << "{";

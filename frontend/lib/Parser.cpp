@@ -427,15 +427,10 @@ LogicalResult Parser::parseSchedule(Declaration &decl) {
     if (tok.isKeyword("max")) {
       decl.butterflyR = kButterflyMax;
       consume();
-    } else {
-      if (failed(parseInteger(decl.butterflyR)))
-        return failure();
-      if (decl.butterflyR != 0)
-        return error(decl.butterflyRLoc,
-                     "butterfly(r = " + llvm::Twine(decl.butterflyR) +
-                         ") is not implemented yet; r = 0 (bandwidth-"
-                         "optimal) and r = max (latency-optimal, on xor(P)) "
-                         "are");
+    } else if (!tok.is(Token::integer)) {
+      return unexpected("an integer or 'max'");
+    } else if (failed(parseInteger(decl.butterflyR))) {
+      return failure();
     }
     last = tok;
     if (failed(expect(Token::r_paren)))
@@ -591,16 +586,15 @@ LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
     return diag;
   }
 
-  if (decl.butterflyR == kButterflyMax) {
-    if (*decl.group != GroupKind::xor_)
-      return error(decl.butterflyRLoc,
-                   "butterfly(r = max) is implemented on xor(P) (recursive "
-                   "doubling) only so far; on cyclic(P) use r = 0");
-    if (decl.kind != CollectiveKind::allreduce)
-      return error(decl.butterflyRLoc,
-                   "butterfly(r = max) leaves the sum on every rank: it "
-                   "serves allreduce, not " +
-                       stringifyCollectiveKind(decl.kind));
+  if (decl.butterflyR != 0 && decl.kind != CollectiveKind::allreduce) {
+    std::string r = decl.butterflyR == kButterflyMax
+                        ? std::string("max")
+                        : std::to_string(decl.butterflyR);
+    return error(decl.butterflyRLoc,
+                 "butterfly(r = " + r +
+                     ") trades distribution steps for extra reduction "
+                     "traffic: it serves allreduce, not " +
+                     stringifyCollectiveKind(decl.kind) + "; use r = 0");
   }
   if (*decl.group == GroupKind::xor_) {
     if (decl.fixedRanks && !llvm::isPowerOf2_64(*decl.fixedRanks))

@@ -7,6 +7,7 @@
 
 #include "mlir/IR/Builders.h"
 
+
 namespace coll {
 #define GEN_PASS_DEF_EXPANDGROUPSCHEDULES
 #include "coll/Passes/Passes.h.inc"
@@ -39,7 +40,8 @@ StepOp coll::appendTransferStep(OpBuilder &builder, Location loc,
       builder.getDenseI64ArrayAttr(sources),
       builder.getDenseI64ArrayAttr(destinations), builder.getArrayAttr(parts),
       received.empty() ? ArrayAttr() : builder.getArrayAttr(received),
-      /*from=*/nullptr, /*to=*/nullptr, /*vectors=*/nullptr);
+      /*from=*/nullptr, /*to=*/nullptr, /*vectors=*/nullptr,
+      /*vector_sources=*/nullptr, /*vector_destinations=*/nullptr);
 }
 
 /// butterfly(r = max) on xor(P): every step exchanges whole vectors with
@@ -65,6 +67,60 @@ static ProgramOp expandRecursiveDoubling(CollectiveOp spec, int64_t P,
   return program;
 }
 
+/// butterfly(r) with r > 0, or r = max on cyclic(P): the shifted
+/// reductions of coll/butterfly.hpp (design.md 3.1), the plan the
+/// generated code runs, as group-level moves of vector slots.
+static ProgramOp expandShiftedButterfly(CollectiveOp spec, int64_t P,
+                                        OpBuilder &builder) {
+  ButterflyPlan plan = shiftedButterflyPlan(spec, P);
+  SmallVector<int64_t> chunkOfPart;
+  bool identityLayout = true;
+  GroupAlgebra group(*spec.getGroup(), P);
+  for (int64_t c = 0; c < plan.copies; ++c)
+    for (int64_t b = 0; b < P; ++b) {
+      chunkOfPart.push_back(c * P + group.chunkOfPart(b));
+      identityLayout &= chunkOfPart.back() == c * P + b;
+    }
+  ProgramOp program = createProgram(
+      spec, P, plan.copies * P, builder,
+      identityLayout ? DenseI64ArrayAttr()
+                     : builder.getDenseI64ArrayAttr(chunkOfPart),
+      spec.getGroupAttr());
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(&program.getBody().front());
+  for (const ButterflyStep &step : plan.steps) {
+    SmallVector<int64_t> sources, destinations;
+    for (auto [index, destination] : step.received) {
+      sources.push_back(step.sent[static_cast<size_t>(index)]);
+      destinations.push_back(destination);
+    }
+    StepKind kind = step.kind == ButterflyStep::Kind::fold ? StepKind::fold
+                                                           : StepKind::copy;
+    const char *phase = step.kind == ButterflyStep::Kind::local  ? "local"
+                        : step.kind == ButterflyStep::Kind::fold ? "reduce-scatter"
+                                                                 : "all-gather";
+    builder.create<StepOp>(
+        spec.getLoc(), builder.getStringAttr(phase),
+        StepKindAttr::get(builder.getContext(), kind),
+        builder.getDenseI64ArrayAttr({}), builder.getDenseI64ArrayAttr({}),
+        builder.getArrayAttr({}), /*received_parts=*/nullptr,
+        /*from=*/nullptr, /*to=*/nullptr, /*vectors=*/nullptr,
+        builder.getDenseI64ArrayAttr(sources),
+        builder.getDenseI64ArrayAttr(destinations));
+  }
+  return program;
+}
+
+ButterflyPlan coll::shiftedButterflyPlan(CollectiveOp spec, int64_t P) {
+  int64_t r = static_cast<int64_t>(spec.getButterflyR());
+  // r beyond ceil(log2 P) is r = max; clamp before narrowing.
+  return butterflyPlan(static_cast<int>(P),
+                       r == kButterflyMax || r > 64 ? kLatencyOptimal
+                                                    : static_cast<int>(r),
+                       spec.getGroup() == GroupKind::xor_ ? GroupShape::xor_
+                                                          : GroupShape::cyclic);
+}
+
 ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
                                  OpBuilder &builder, bool withTransfers) {
   if (spec.isTree())
@@ -73,8 +129,11 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
     return expandDigitCollective(spec, P, builder);
   if (isScan(spec.getKind()))
     return expandScanCollective(spec, P, builder);
-  if (spec.getButterflyR() == kButterflyMax)
+  if (spec.getButterflyR() == kButterflyMax &&
+      spec.getGroup() == GroupKind::xor_)
     return expandRecursiveDoubling(spec, P, builder);
+  if (spec.getButterflyR() != 0)
+    return expandShiftedButterfly(spec, P, builder);
   MLIRContext *ctx = builder.getContext();
   GroupAlgebra group(*spec.getGroup(), P);
   SmallVector<int64_t> chunkOfPart;
@@ -110,7 +169,8 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
         /*received_parts=*/nullptr,
         builder.getI64IntegerAttr((move.from % P + P) % P),
         builder.getI64IntegerAttr((move.to % P + P) % P),
-        builder.getI64IntegerAttr(move.vectors));
+        builder.getI64IntegerAttr(move.vectors),
+        /*vector_sources=*/nullptr, /*vector_destinations=*/nullptr);
   }
   return program;
 }

@@ -69,7 +69,35 @@ std::vector<Transfer> coll::transfersOfMove(const GroupAlgebra &group,
   return transfers;
 }
 
+std::vector<Transfer> coll::transfersOfVectorMoves(const GroupAlgebra &group,
+                                                  ArrayRef<int64_t> sources,
+                                                  ArrayRef<int64_t> destinations) {
+  int64_t P = group.order();
+  std::vector<Transfer> transfers;
+  for (int64_t x = 0; x < P; ++x) {
+    // Each move has its own permutation; moves that agree share a message.
+    size_t first = transfers.size();
+    for (auto [src, dst] : llvm::zip(sources, destinations)) {
+      int64_t from = src % P, to = dst % P;
+      int64_t peer = group.act(to, group.inverse(from, x));
+      auto it = std::find_if(transfers.begin() + first, transfers.end(),
+                             [&](const Transfer &t) { return t.dst == peer; });
+      if (it == transfers.end())
+        it = transfers.insert(transfers.end(), Transfer{x, peer, {}, {}});
+      it->sent.push_back(src - from + group.inverse(from, x));
+      it->received.push_back(dst - to + group.inverse(to, peer));
+    }
+  }
+  return transfers;
+}
+
 std::vector<Transfer> coll::transfersOfStep(StepOp step) {
+  if (step.hasVectorMoves()) {
+    auto program = step->getParentOfType<ProgramOp>();
+    GroupAlgebra group(*program.getGroup(), program.getNumRanks());
+    return transfersOfVectorMoves(group, *step.getVectorSources(),
+                                  *step.getVectorDestinations());
+  }
   if (step.isImplicitMove()) {
     auto program = step->getParentOfType<ProgramOp>();
     GroupAlgebra group(*program.getGroup(), program.getNumRanks());

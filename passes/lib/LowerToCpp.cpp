@@ -124,8 +124,13 @@ static std::string describeSchedule(CollectiveOp spec) {
            ", schedule " +
            (spec.getSchedule() == ScheduleKind::linear ? "linear"
             : spec.getButterflyR() == kButterflyMax
-                ? "butterfly(r = max) (recursive doubling)"
-                : "butterfly(r = 0)");
+                ? (spec.getGroup() == GroupKind::xor_
+                       ? "butterfly(r = max) (recursive doubling)"
+                       : "butterfly(r = max) (shifted reductions)")
+            : spec.getButterflyR() == 0
+                ? "butterfly(r = 0)"
+                : "butterfly(r = " + std::to_string(spec.getButterflyR()) +
+                      ") (shifted reductions)");
   case ScheduleKind::flat:
     return "tree flat" + root;
   case ScheduleKind::binomial:
@@ -497,7 +502,20 @@ static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
   bool cyclic = spec.getGroup() == GroupKind::cyclic;
   std::string group = cyclic ? "coll::CyclicGroup" : "coll::XorGroup";
   std::string workspace = "coll::Workspace<" + type.str() + ", " + group + ">";
-  if (spec.getButterflyR() == kButterflyMax) {
+  int64_t r = static_cast<int64_t>(spec.getButterflyR());
+  if (r != 0 && !(r == kButterflyMax && !cyclic)) {
+    os << "  // butterfly(r = " << (r == kButterflyMax ? "max" : std::to_string(r))
+       << "): the shifted reductions of coll/butterfly.hpp, the plan\n"
+          "  // `coll-expand-group-schedules` expanded and the verifier proved.\n"
+          "  const coll::ButterflyPlan plan = coll::butterflyPlan(P, "
+       << (r == kButterflyMax || r > 64 ? std::string("coll::kLatencyOptimal")
+                                        : std::to_string(r))
+       << ", coll::GroupShape::" << (cyclic ? "cyclic" : "xor_") << ");\n"
+       << "  coll::VectorSteps<" << type << ", " << group << "> steps(comm, "
+       << group << "(P), send, recv, count, plan.copies);\n"
+          "  for (const coll::ButterflyStep &step : plan.steps)\n"
+          "    steps.run(step, op);\n";
+  } else if (r == kButterflyMax) {
     os << "  // butterfly(r = max) on xor(P): recursive doubling, whole vectors "
           "exchanged\n"
           "  // with rank xor 2^i and combined (the lower rank's first).\n"

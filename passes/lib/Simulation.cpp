@@ -104,6 +104,8 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
   // as were sent.
   llvm::DenseMap<int64_t, int64_t> sendTo, receiveFrom;
   for (const Transfer &t : transfers) {
+    if (t.src == t.dst)
+      continue; // a local copy (vector moves within a placement), no message
     if (auto [it, fresh] = sendTo.try_emplace(t.src, t.dst); !fresh)
       return violation("matching", t.src, -1,
                        "rank " + std::to_string(t.src) +

@@ -73,13 +73,14 @@ static int64_t initialValue(CollectiveKind kind, int64_t rank, int64_t part,
 /// other slots): printed as "_".
 constexpr int64_t kNoValue = std::numeric_limits<int64_t>::min();
 
+/// The user's buffer of every rank: the first `count` values.
 static void printValues(const std::vector<std::vector<int64_t>> &values,
-                        llvm::raw_ostream &os) {
+                        int64_t count, llvm::raw_ostream &os) {
   for (size_t r = 0; r < values.size(); ++r) {
     if (r)
       os << "   ";
     os << "r" << r << " [";
-    for (size_t i = 0; i < values[r].size(); ++i) {
+    for (size_t i = 0; i < static_cast<size_t>(count); ++i) {
       os << (i ? " " : "");
       if (values[r][i] == kNoValue)
         os << "_";
@@ -94,7 +95,11 @@ static void printValues(const std::vector<std::vector<int64_t>> &values,
 LogicalResult coll::printTrace(ProgramOp program, int64_t count,
                                llvm::raw_ostream &os) {
   int64_t ranks = program.getNumRanks(), parts = program.getNumParts();
-  ChunkLayout layout{count, parts};
+  // A program on a group may carry scratch copies of its P parts (part
+  // c * P + b); they live after the user's buffer and are not printed.
+  int64_t dataParts = program.getGroup() && parts > ranks ? ranks : parts;
+  int64_t copies = parts / dataParts;
+  ChunkLayout layout{count, dataParts};
   auto chunkOf = [&](int64_t part) {
     if (std::optional<ArrayRef<int64_t>> chunks = program.getChunkOfPart())
       return (*chunks)[part];
@@ -103,18 +108,20 @@ LogicalResult coll::printTrace(ProgramOp program, int64_t count,
 
   std::vector<std::vector<int64_t>> values(ranks);
   auto elementsOf = [&](int64_t part) {
-    int64_t begin = layout.offset(chunkOf(part));
-    return std::make_pair(begin, begin + layout.size(chunkOf(part)));
+    int64_t chunk = chunkOf(part);
+    int64_t begin = (chunk / dataParts) * count +
+                    layout.offset(chunk % dataParts);
+    return std::make_pair(begin, begin + layout.size(chunk % dataParts));
   };
   for (int64_t r = 0; r < ranks; ++r) {
-    values[r].assign(count, kNoValue);
+    values[r].assign(copies * count, kNoValue);
     for (int64_t b = 0; b < parts; ++b)
       if (program.startsWith(r, b))
         for (auto [e, end] = elementsOf(b); e < end; ++e)
           values[r][e] = initialValue(program.getKind(), r, b, ranks);
   }
   os << "initial\n";
-  printValues(values, os);
+  printValues(values, count, os);
 
   if (std::optional<std::string> message = Simulation::tooLarge(program))
     return program.emitError() << *message;
@@ -167,7 +174,7 @@ LogicalResult coll::printTrace(ProgramOp program, int64_t count,
       }
     }
     os << "\n" << phase << " step " << inPhase << "\n";
-    printValues(values, os);
+    printValues(values, count, os);
     ++index;
     ++inPhase;
   }
@@ -181,7 +188,7 @@ LogicalResult coll::printTrace(ProgramOp program, int64_t count,
   bool alltoall = program.getKind() == CollectiveKind::alltoall;
   bool partial = false;
   for (int64_t r = 0; r < ranks; ++r)
-    for (int64_t b = 0; b < parts; ++b)
+    for (int64_t b = 0; b < dataParts; ++b)
       partial |= !program.delivers(r, b);
   if (!partial && !alltoall)
     return success();
@@ -190,7 +197,7 @@ LogicalResult coll::printTrace(ProgramOp program, int64_t count,
   for (int64_t r = 0; r < ranks; ++r) {
     os << (r ? "   " : "") << "r" << r;
     std::vector<int64_t> delivered;
-    for (int64_t i = 0; i < parts; ++i) {
+    for (int64_t i = 0; i < dataParts; ++i) {
       int64_t b = alltoall ? ((r - i) % ranks + ranks) % ranks : i;
       if (program.delivers(r, b))
         for (auto [e, end] = elementsOf(b); e < end; ++e)

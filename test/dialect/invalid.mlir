@@ -150,3 +150,24 @@ coll.collective @c {kind = #coll.kind<alltoall>, op = #coll.op<sum>, rank_constr
 // expected-error @+1 {{'coll.program' op of kind exclusive_scan needs two parts (part 0 carries the prefix, part 1 is the result)}}
 coll.program @p attributes {kind = #coll.kind<exclusive_scan>, num_parts = 1 : i64, num_ranks = 2 : i64, op = #coll.op<sum>} {
 }
+
+// -----
+
+coll.program @p attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, op = #coll.op<sum>} {
+  // expected-error @+1 {{'coll.step' op vector move 3 -> 10 stays on its placement; only a copy step moves locally}}
+  coll.step "reduce-scatter" fold vectors {3 -> 10}
+}
+
+// -----
+
+coll.program @p attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, op = #coll.op<sum>} {
+  // expected-error @+1 {{'coll.step' op vector move 3 -> 14 names a slot outside [0, 14)}}
+  coll.step "all-gather" copy vectors {3 -> 14}
+}
+
+// -----
+
+coll.program @p attributes {kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, op = #coll.op<sum>} {
+  // expected-error @+1 {{'coll.step' op vector moves need a `group` on their coll.program}}
+  coll.step "all-gather" copy vectors {3 -> 4}
+}

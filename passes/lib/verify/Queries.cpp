@@ -445,41 +445,115 @@ struct SymbolicGroup {
 };
 } // namespace
 
-/// Ties a symbolic (step, from, to, vectors) to one of the program's group
-/// moves: one formula with the step symbolic instead of one per step.
+/// The placement k with t_k = t_to t_from^-1: in a regular action an
+/// element is fixed by where it sends rank 0.
+static int64_t quotientPlacement(const GroupAlgebra &group, int64_t from,
+                                 int64_t to) {
+  int64_t target = group.act(to, group.inverse(from, 0));
+  for (int64_t k = 0; k < group.order(); ++k)
+    if (group.act(k, 0) == target)
+      return k;
+  return 0;
+}
+
+/// Ties a symbolic (step, from, to, local) to one of the program's group
+/// moves: one formula with the step symbolic instead of one per step. A
+/// step of vector moves is one row (0, k) for its permutation t_k, once
+/// twoPermutations() has found that its moves agree.
 static z3::expr oneOfTheMoves(const SymbolicGroup &g, const SlotProgram &sp,
                               const z3::expr &step, const z3::expr &from,
-                              const z3::expr &to, const z3::expr &vectors) {
+                              const z3::expr &to, const z3::expr &local) {
+  GroupAlgebra group(*sp.group, sp.ranks);
   z3::expr_vector table(g.ctx);
-  for (size_t s = 0; s < sp.steps.size(); ++s)
-    table.push_back(step == g.ctx.bv_val(static_cast<uint64_t>(s), 32) &&
-                    from == g.num(sp.steps[s].from) &&
-                    to == g.num(sp.steps[s].to) &&
-                    vectors == g.num(sp.steps[s].vectors));
+  for (size_t s = 0; s < sp.steps.size(); ++s) {
+    const SlotStep &st = sp.steps[s];
+    z3::expr atStep = step == g.ctx.bv_val(static_cast<uint64_t>(s), 32);
+    if (st.isRange) {
+      table.push_back(atStep && from == g.num(st.from) &&
+                      to == g.num(st.to) && !local);
+      continue;
+    }
+    const SlotMove &m = st.moves.front();
+    int64_t k = quotientPlacement(group, m.src % sp.ranks, m.dst % sp.ranks);
+    table.push_back(atStep && from == g.num(0) && to == g.num(k) &&
+                    local == g.ctx.bool_val(k == 0 && !st.merges()));
+  }
   return z3::mk_or(table);
 }
 
+/// Vector moves: a step whose moves name two different permutations, found
+/// move by move (each is fixed by the rank it sends rank 0's part to).
+static std::optional<Counterexample> twoPermutations(const SlotProgram &sp) {
+  GroupAlgebra group(*sp.group, sp.ranks);
+  for (size_t s = 0; s < sp.steps.size(); ++s) {
+    const SlotStep &st = sp.steps[s];
+    if (st.isRange)
+      continue;
+    auto peerOfZero = [&](const SlotMove &m) {
+      return group.act(m.dst % sp.ranks, group.inverse(m.src % sp.ranks, 0));
+    };
+    int64_t first = peerOfZero(st.moves.front());
+    for (const SlotMove &m : st.moves)
+      if (int64_t other = peerOfZero(m); other != first)
+        return makeCounterexample(
+            sp, static_cast<int64_t>(s), 0, -1,
+            "rank 0 sends to ranks " + std::to_string(std::min(first, other)) +
+                " and " + std::to_string(std::max(first, other)) +
+                ": the step's moves are not one permutation");
+  }
+  return std::nullopt;
+}
+
+/// Vector moves: two values into one slot in one step.
+static std::optional<std::pair<size_t, int64_t>>
+twoIntoOneSlot(const SlotProgram &sp) {
+  for (size_t s = 0; s < sp.steps.size(); ++s) {
+    std::set<int64_t> seen;
+    for (const SlotMove &m : sp.steps[s].moves)
+      if (!seen.insert(m.dst).second)
+        return std::make_pair(s, m.dst);
+  }
+  return std::nullopt;
+}
+
 /// Group level: each step is one permutation g = t_to t_from^-1 of the
-/// ranks. With the step's (from, to, vectors) symbolic over the program's
-/// table of moves and rank x symbolic: g maps [0, P) into [0, P), never
-/// x to itself, never two ranks to one.
+/// ranks. With the step's moves symbolic over the program's table of moves
+/// and rank x symbolic: g maps [0, P) into [0, P), never x to itself
+/// (except in a local copy), never two ranks to one, and every move of the
+/// step names the same g.
 static void matchingOfMoves(z3::context &ctx, const SlotProgram &sp,
                             const VerifyOptions &options,
                             PropertyResult &result) {
   result.method = "Z3: symbolic rank and step over the group moves";
+  if (llvm::any_of(sp.steps, [](const SlotStep &s) { return !s.isRange; }))
+    result.method += " (vector moves: one permutation per step, checked move "
+                     "by move)";
   if (sp.steps.empty()) {
     result.verdict = Verdict::proven;
+    return;
+  }
+  if (std::optional<std::pair<size_t, int64_t>> twice = twoIntoOneSlot(sp)) {
+    result.verdict = Verdict::violated;
+    result.counterexample = makeCounterexample(
+        sp, static_cast<int64_t>(twice->first), sp.rankOf(twice->second), -1,
+        "two vectors arrive in " + sp.describeSlot(twice->second) +
+            " in one step");
+    return;
+  }
+  if (std::optional<Counterexample> split = twoPermutations(sp)) {
+    result.verdict = Verdict::violated;
+    result.counterexample = *split;
     return;
   }
   SymbolicGroup g(ctx, *sp.group, sp.ranks);
   z3::solver solver = makeSolver(ctx, options);
   z3::expr from = ctx.bv_const("from", g.w), to = ctx.bv_const("to", g.w),
-           v = ctx.bv_const("v", g.w), step = ctx.bv_const("step", 32);
-  solver.add(oneOfTheMoves(g, sp, step, from, to, v));
+           step = ctx.bv_const("step", 32), local = ctx.bool_const("local");
+  solver.add(oneOfTheMoves(g, sp, step, from, to, local));
   z3::expr x = ctx.bv_const("x", g.w), y = ctx.bv_const("y", g.w);
   solver.add(z3::ult(x, g.num(sp.ranks)) && z3::ult(y, g.num(sp.ranks)));
   auto dest = [&](const z3::expr &r) { return g.act(to, g.inverse(from, r)); };
-  z3::expr self = dest(x) == x;
+  z3::expr self = !local && dest(x) == x;
   z3::expr twice = x != y && dest(x) == dest(y);
   z3::expr outside = z3::uge(dest(x), g.num(sp.ranks));
   solver.add(self || twice || outside);
@@ -492,15 +566,16 @@ static void matchingOfMoves(z3::context &ctx, const SlotProgram &sp,
   };
   int64_t s = val(step), xv = val(x), yv = val(y), dx = val(dest(x));
   result.verdict = Verdict::violated;
-  std::string message = model.eval(self, true).is_true()
-                            ? "rank " + std::to_string(xv) + " sends to itself"
-                        : model.eval(twice, true).is_true()
-                            ? "ranks " + std::to_string(std::min(xv, yv)) +
-                                  " and " + std::to_string(std::max(xv, yv)) +
-                                  " both send to rank " + std::to_string(dx)
-                            : "rank " + std::to_string(xv) + " sends to rank " +
-                                  std::to_string(dx) + ", outside [0, " +
-                                  std::to_string(sp.ranks) + ")";
+  std::string message =
+      model.eval(self, true).is_true()
+          ? "rank " + std::to_string(xv) + " sends to itself"
+      : model.eval(twice, true).is_true()
+          ? "ranks " + std::to_string(std::min(xv, yv)) + " and " +
+                std::to_string(std::max(xv, yv)) + " both send to rank " +
+                std::to_string(dx)
+          : "rank " + std::to_string(xv) + " sends to rank " +
+                std::to_string(dx) + ", outside [0, " +
+                std::to_string(sp.ranks) + ")";
   result.counterexample = makeCounterexample(sp, s, xv, -1, message);
 }
 
@@ -734,6 +809,40 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
   result.verdict = Verdict::proven;
 }
 
+/// Group-level programs of vector moves (the shifted butterfly): a few
+/// P vector slots and P tokens, so the exact replay of every slot's
+/// contributions is the proof; Z3's symbolic paths through the folds cost
+/// seconds per P there.
+static bool hasVectorMoves(const SlotProgram &sp) {
+  return sp.groupLevel &&
+         llvm::any_of(sp.steps, [](const SlotStep &s) { return !s.isRange; });
+}
+
+static void coverageByReplay(const SlotProgram &sp, PropertyResult &result,
+                             PropertyResult &ownership) {
+  result.method = "exact replay of every vector slot (group level: " +
+                  std::to_string(sp.numSlots) + " slots, " +
+                  std::to_string(sp.ranks) + " vectors)";
+  Replay replay(sp);
+  for (int64_t slot = 0; slot < sp.numSlots; ++slot) {
+    if (!sp.delivered[slot])
+      continue;
+    std::vector<int64_t> have = replay.tokens[slot];
+    llvm::sort(have);
+    auto twice = std::adjacent_find(have.begin(), have.end());
+    if (twice != have.end())
+      return explainCoverage(sp, slot, *twice, result, ownership);
+    int64_t culprit = -1;
+    for (int64_t t = 0; t < sp.numSlots && culprit < 0; ++t)
+      if (sp.needsToken(slot, t) != std::binary_search(have.begin(), have.end(), t))
+        culprit = t;
+    if (culprit >= 0 || !replay.held[slot])
+      return explainCoverage(sp, slot, culprit < 0 ? 0 : culprit, result,
+                             ownership);
+  }
+  result.verdict = Verdict::proven;
+}
+
 /// Rank-level reduce-then-copy programs whose transfers keep part indices
 /// (trees, the collectives of blocks): a slot is tracked as a pair (part j,
 /// rank x) and only x moves, so a step is a chain over its transfers (not
@@ -838,7 +947,20 @@ static void partIndicesOfMoves(z3::context &ctx, const SlotProgram &sp,
            v = ctx.bv_const("v", g.w), step = ctx.bv_const("step", 32);
   if (sp.steps.empty())
     return;
-  solver.add(oneOfTheMoves(g, sp, step, from, to, v));
+  // Ranges with their length; a vector move is a range of one.
+  z3::expr_vector table(ctx);
+  for (size_t s = 0; s < sp.steps.size(); ++s) {
+    const SlotStep &st = sp.steps[s];
+    z3::expr atStep = step == ctx.bv_val(static_cast<uint64_t>(s), 32);
+    if (st.isRange)
+      table.push_back(atStep && from == g.num(st.from) && to == g.num(st.to) &&
+                      v == g.num(st.vectors));
+    else
+      for (const SlotMove &m : st.moves)
+        table.push_back(atStep && from == g.num(m.src % sp.ranks) &&
+                        to == g.num(m.dst % sp.ranks) && v == g.num(1));
+  }
+  solver.add(z3::mk_or(table));
   z3::expr x = ctx.bv_const("x", g.w), i = ctx.bv_const("i", g.w),
            j = ctx.bv_const("j", g.w);
   solver.add(z3::ult(x, g.num(sp.ranks)) && z3::ult(i, v) && z3::ult(j, v));
@@ -872,7 +994,9 @@ void coll::verify::proveCoverage(z3::context &ctx, const SlotProgram &sp,
                                  const VerifyOptions &options,
                                  PropertyResult &result,
                                  PropertyResult &ownership) {
-  if (keepsPartIndices(sp))
+  if (hasVectorMoves(sp))
+    coverageByReplay(sp, result, ownership);
+  else if (keepsPartIndices(sp))
     coverageOfPairs(ctx, sp, options, result, ownership);
   else if (sp.isReduceThenCopy())
     coverageReduceThenCopy(ctx, sp, options, result, ownership);

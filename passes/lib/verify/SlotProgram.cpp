@@ -55,16 +55,20 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
   // Rooted kinds are not regular under a group: rank level only.
   sp.groupLevel =
       !perRank && sp.group && !sp.root &&
-      llvm::all_of(steps, [](StepOp s) { return s.isImplicitMove(); });
-  sp.numSlots = sp.groupLevel ? sp.ranks : sp.ranks * sp.parts;
+      llvm::all_of(steps, [](StepOp s) {
+        return s.isImplicitMove() || s.hasVectorMoves();
+      });
+  // Group level: slot = copy * P + placement (copies 1.. are scratch).
+  sp.numSlots = sp.groupLevel ? sp.parts : sp.ranks * sp.parts;
   sp.initial.assign(sp.numSlots, 1);
   sp.delivered.assign(sp.numSlots, 1);
   if (sp.groupLevel) {
     // Placement 0 is the identity: part b on rank b, i.e. each rank's own
     // block (allgather's input, reduce_scatter's output).
     for (int64_t k = 1; k < sp.numSlots; ++k) {
-      sp.initial[k] = sp.kind != CollectiveKind::allgather;
-      sp.delivered[k] = sp.kind != CollectiveKind::reduce_scatter;
+      bool scratch = k >= sp.ranks;
+      sp.initial[k] = !scratch && sp.kind != CollectiveKind::allgather;
+      sp.delivered[k] = !scratch && sp.kind != CollectiveKind::reduce_scatter;
     }
   } else {
     for (int64_t slot = 0; slot < sp.numSlots; ++slot) {
@@ -76,7 +80,11 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
     SlotStep s;
     s.kind = step.getStepKind();
     s.op = step;
-    if (sp.groupLevel) {
+    if (sp.groupLevel && step.hasVectorMoves()) {
+      for (auto [src, dst] :
+           llvm::zip(*step.getVectorSources(), *step.getVectorDestinations()))
+        s.moves.push_back({src, dst});
+    } else if (sp.groupLevel) {
       s.isRange = true;
       s.from = *step.getFrom();
       s.to = *step.getTo();
@@ -97,7 +105,7 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
 
 int64_t SlotProgram::rankOf(int64_t slot) const {
   if (groupLevel)
-    return GroupAlgebra(*group, ranks).act(slot, 0);
+    return GroupAlgebra(*group, ranks).act(slot % ranks, 0);
   return slot % ranks;
 }
 
@@ -108,6 +116,10 @@ int64_t SlotProgram::partOf(int64_t slot) const {
 std::string SlotProgram::describeSlot(int64_t slot) const {
   std::string rankPart = "rank " + std::to_string(rankOf(slot)) + "'s part " +
                          std::to_string(partOf(slot));
+  if (groupLevel && slot >= ranks)
+    return "placement " + std::to_string(slot % ranks) + " copy " +
+           std::to_string(slot / ranks) + " (" + rankPart + " in scratch copy " +
+           std::to_string(slot / ranks) + ")";
   if (groupLevel)
     return "placement " + std::to_string(slot) + " (" + rankPart + ")";
   return rankPart;
@@ -301,20 +313,30 @@ z3::expr Encoder::needsAt(const z3::expr &part, const z3::expr &rank,
 }
 
 // The slot forms: group level (placements) or (part, rank) of the slot.
+z3::expr Encoder::notScratch(const z3::expr &slot) const {
+  if (!program.group || program.parts == program.ranks)
+    return ctx.bool_val(true);
+  z3::expr ranks = num(program.ranks);
+  return program.groupLevel ? z3::ult(slot, ranks)
+                            : z3::ult(z3::udiv(slot, ranks), ranks);
+}
+
 z3::expr Encoder::initiallyHeld(const z3::expr &slot) const {
   if (program.groupLevel) // placement 0: each rank's own block
     return program.kind == CollectiveKind::allgather ? slot == num(0)
-                                                     : ctx.bool_val(true);
+                                                     : notScratch(slot);
   z3::expr ranks = num(program.ranks);
-  return heldAt(z3::udiv(slot, ranks), z3::urem(slot, ranks));
+  return notScratch(slot) &&
+         heldAt(z3::udiv(slot, ranks), z3::urem(slot, ranks));
 }
 
 z3::expr Encoder::isDelivered(const z3::expr &slot) const {
   if (program.groupLevel)
     return program.kind == CollectiveKind::reduce_scatter ? slot == num(0)
-                                                          : ctx.bool_val(true);
+                                                          : notScratch(slot);
   z3::expr ranks = num(program.ranks);
-  return deliveredAt(z3::udiv(slot, ranks), z3::urem(slot, ranks));
+  return notScratch(slot) &&
+         deliveredAt(z3::udiv(slot, ranks), z3::urem(slot, ranks));
 }
 
 z3::expr Encoder::needs(const z3::expr &slot, const z3::expr &token) const {

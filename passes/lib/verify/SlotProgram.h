@@ -126,6 +126,8 @@ public:
   /// on a rank-level (part, rank) pair, in the bit width of the arguments:
   /// the one Z3 statement of them, used by the slot forms below and by the
   /// queries that track (part, rank) pairs.
+  /// Whether `slot` is one of the P parts rather than a scratch copy.
+  z3::expr notScratch(const z3::expr &slot) const;
   z3::expr heldAt(const z3::expr &part, const z3::expr &rank) const;
   z3::expr deliveredAt(const z3::expr &part, const z3::expr &rank) const;
   z3::expr needsAt(const z3::expr &part, const z3::expr &rank,

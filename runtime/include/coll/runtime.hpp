@@ -1,12 +1,14 @@
 #pragma once
 // Everything generated collectives need: Comm, groups, Workspace, trees,
-// digit routings, PeerSteps, operators.
+// digit routings, butterfly plans, PeerSteps, VectorSteps, operators.
 
+#include "coll/butterfly.hpp"
 #include "coll/digits.hpp"
 #include "coll/groups.hpp"
 #include "coll/peer_steps.hpp"
 #include "coll/transport.hpp"
 #include "coll/trees.hpp"
+#include "coll/vector_steps.hpp"
 #include "coll/workspace.hpp"
 
 namespace coll {

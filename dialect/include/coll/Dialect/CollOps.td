@@ -74,7 +74,10 @@ def Coll_ProgramOp : Coll_Op<"program", [Symbol, NoTerminator, SingleBlock,
   let summary = "a schedule expanded for one rank count";
   let description = [{
     The steps of one collective for `num_ranks` ranks. Every rank's buffer is
-    cut into `num_parts` parts; the steps in the body run in order.
+    cut into `num_parts` parts; the steps in the body run in order. On a
+    group, num_parts = c * num_ranks gives c - 1 scratch copies of the P
+    parts: part c * P + b is a copy of part b that starts empty and is no
+    result.
     `chunk_of_part` says which memory chunk holds each part (identity when
     absent): the xor group stores part b in chunk bitreverse(b) so that every
     message is one contiguous range.
@@ -134,9 +137,18 @@ def Coll_StepOp : Coll_Op<"step", [HasParent<"ProgramOp">]> {
     lists transfers too, the transfers are what runs and what is verified;
     the move only records where they came from.
 
+    A step may also list group-level moves of vector slots, `vectors {s ->
+    d, ...}`, where slot c * P + p is copy c of the vector at placement p
+    (copies 1.. are scratch; the program then has num_parts = copies * P).
+    All moves of a step share the one permutation t_q t_p^-1 of their
+    placements; moves within one placement (a `copy` step) are local copies
+    on every rank. One slot may feed several destinations. This is the
+    shifted butterfly of 0 < r (design.md 3.1).
+
     ```mlir
     coll.step "reduce-scatter" combine {0 -> 1 [0], 1 -> 0 [1]}
     coll.step "all-gather" copy move [0, 1) -> [1, 2)
+    coll.step "reduce-scatter" fold vectors {4 -> 0, 5 -> 1, 6 -> 2, 0 -> 10}
     ```
   }];
   let arguments = (ins
@@ -148,10 +160,12 @@ def Coll_StepOp : Coll_Op<"step", [HasParent<"ProgramOp">]> {
     OptionalAttr<TypedArrayAttrBase<DenseI64ArrayAttr, "received parts per transfer">>:$received_parts,
     OptionalAttr<I64Attr>:$from,
     OptionalAttr<I64Attr>:$to,
-    OptionalAttr<I64Attr>:$vectors
+    OptionalAttr<I64Attr>:$vectors,
+    OptionalAttr<DenseI64ArrayAttr>:$vector_sources,
+    OptionalAttr<DenseI64ArrayAttr>:$vector_destinations
   );
   let assemblyFormat = [{
-    $phase custom<StepKindKeyword>($step_kind) custom<Transfers>($sources, $destinations, $parts, $received_parts, $from, $to, $vectors) attr-dict
+    $phase custom<StepKindKeyword>($step_kind) custom<Transfers>($sources, $destinations, $parts, $received_parts, $from, $to, $vectors, $vector_sources, $vector_destinations) attr-dict
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -167,6 +181,9 @@ def Coll_StepOp : Coll_Op<"step", [HasParent<"ProgramOp">]> {
     }
     /// A group-level move without transfers of its own.
     bool isImplicitMove() { return getSources().empty() && getVectors().has_value(); }
+    /// Group-level moves of vector slots (copy * P + placement).
+    bool hasVectorMoves() { return getVectorSources().has_value(); }
+    size_t getNumVectorMoves() { return hasVectorMoves() ? getVectorSources()->size() : 0; }
   }];
 }
 

@@ -10,6 +10,7 @@
 #define COLL_PASSES_GROUPSCHEDULE_H
 
 #include "coll/Dialect/CollOps.h"
+#include "coll/butterfly.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -61,6 +62,15 @@ std::optional<int64_t> repeatedPart(std::vector<int64_t> parts);
 std::vector<Transfer> transfersOfMove(const GroupAlgebra &group, int64_t from,
                                       int64_t to, int64_t vectors);
 
+/// The per-rank transfers of group-level moves of vector slots (copy * P +
+/// placement): rank x sends its part of slot s to t_q t_p^-1 (x) for the
+/// placements p, q of s and its destination; a move within a placement is
+/// a local copy (a transfer to itself).
+std::vector<Transfer>
+transfersOfVectorMoves(const GroupAlgebra &group,
+                       llvm::ArrayRef<int64_t> sources,
+                       llvm::ArrayRef<int64_t> destinations);
+
 /// The transfers of `step`: its own, or those its group move implies.
 std::vector<Transfer> transfersOfStep(StepOp step);
 
@@ -71,6 +81,10 @@ std::vector<Transfer> transfersOfStep(StepOp step);
 std::vector<GroupMove>
 expandGroupSchedule(ScheduleKind schedule, int64_t P,
                     CollectiveKind kind = CollectiveKind::allreduce);
+
+/// The shifted-butterfly plan of `spec` (butterfly(r) with r > 0, or
+/// r = max on cyclic(P)) for P ranks.
+ButterflyPlan shiftedButterflyPlan(CollectiveOp spec, int64_t P);
 
 } // namespace coll
 

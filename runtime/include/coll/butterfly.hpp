@@ -1,0 +1,205 @@
+#pragma once
+// The group butterfly with 0 < r (design.md 3.1, seeds/003): the
+// allreduce runs the bandwidth-optimal reduction for several shifted
+// copies of itself at once, keeps ONE copy of every distinct vector
+// (placement, contribution set), and skips the first r steps of the
+// distribution because the sum already sits at the shifted placements.
+//
+// The compiler expands exactly this plan into the step program it verifies
+// and generated code runs it, so the schedule that is proven is the one
+// that runs. Plain C++17: no MPI, no exceptions.
+//
+// A vector slot is copy * P + placement. Copy 0 is the user's buffer (the
+// placements a rank holds a part of); copies 1.. are scratch, needed when
+// two different vectors share a placement ({3} and {3, 0} for P = 7,
+// r = 1). On rank x a slot at placement p holds part t_p^-1(x) of its copy.
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace coll {
+
+enum class GroupShape { cyclic, xor_ };
+
+// butterfly(r = max): any r >= ceil(log2 P) is the latency-optimal corner.
+constexpr int kLatencyOptimal = 64;
+
+struct ButterflyStep {
+  enum class Kind {
+    local,  // on every rank, copy the moved slots' values into other slots
+    fold,   // sent values merge into the destinations; senders keep theirs
+    copy,   // sent values overwrite the destinations
+  };
+  Kind kind = Kind::fold;
+  // Communication steps move every vector by the one permutation
+  // t_to t_from^-1; a local step moves none (from == to).
+  int from = 0, to = 0;
+  // Distinct slots whose values travel, in message order.
+  std::vector<int> sent;
+  // (index into sent, destination slot) for every value received.
+  std::vector<std::pair<int, int>> received;
+};
+
+struct ButterflyPlan {
+  int P = 1;
+  int r = 0;       // after clamping to ceil(log2 P)
+  int shifts = 1;  // shifted reductions run at once
+  int copies = 1;  // copy 0 and the scratch copies
+  std::vector<ButterflyStep> steps;
+  int communicationSteps() const {
+    int n = 0;
+    for (const ButterflyStep& s : steps) n += s.kind != ButterflyStep::Kind::local;
+    return n;
+  }
+};
+
+namespace detail {
+
+// The group law on placement indices: t_a t_b = t_compose(a, b).
+inline int composePlacements(GroupShape shape, int P, int a, int b) {
+  return shape == GroupShape::cyclic ? (a + b) % P : (a ^ b);
+}
+
+inline int ceilLog2(int P) {
+  int bits = 0;
+  while ((1 << bits) < P) ++bits;
+  return bits;
+}
+
+}  // namespace detail
+
+// The plan of butterfly(r) for allreduce on P ranks. r is clamped to
+// ceil(log2 P) (r = max). shape xor_ needs a power-of-two P.
+//
+// The reduction of the unshifted schedule: with N vectors left, those at
+// placements c .. c+h-1 (c = ceil(N/2), h = floor(N/2)) fold onto 0 .. h-1
+// and an odd leftover waits. Shift s runs it on placements composed with s.
+// A vector is named by its placement and the class of its contribution set
+// relative to the placement; a merged set's class is the pair of its
+// halves' classes (both halves move by the same t_c, so equal pairs are
+// equal sets), which makes deduplication exact without handling sets.
+inline ButterflyPlan butterflyPlan(int P, int r, GroupShape shape) {
+  using Kind = ButterflyStep::Kind;
+  ButterflyPlan plan;
+  plan.P = P;
+  const int levels = detail::ceilLog2(P);
+  plan.r = std::min(std::max(r, 0), levels);
+  std::vector<int> sizes{P};  // N per level
+  for (int l = 0; l < levels; ++l) sizes.push_back((sizes.back() + 1) / 2);
+  plan.shifts = sizes[static_cast<std::size_t>(levels - plan.r)];
+
+  // cls[i]: class of base placement i at the current level.
+  std::vector<int> cls(static_cast<std::size_t>(P), 0);
+  // slotOf[cls * P + placement]: the slot of a live vector, or -1.
+  std::vector<int> slotOf(static_cast<std::size_t>(P), -1);
+  for (int q = 0; q < P; ++q) slotOf[static_cast<std::size_t>(q)] = q;
+  // occupied[slot]: a live vector is there (copies grow as needed).
+  std::vector<char> occupied(static_cast<std::size_t>(P), 1);
+
+  for (int l = 0; l < levels; ++l) {
+    const int n = sizes[static_cast<std::size_t>(l)];
+    const int c = (n + 1) / 2, h = n / 2;
+    // Classes of the next level: merged pairs and the leftover.
+    std::vector<std::pair<int, int>> keys;
+    std::vector<int> nextCls(static_cast<std::size_t>(c));
+    for (int i = 0; i < c; ++i) {
+      std::pair<int, int> key{cls[static_cast<std::size_t>(i)],
+                              i < h ? cls[static_cast<std::size_t>(c + i)] : -1};
+      auto it = std::find(keys.begin(), keys.end(), key);
+      nextCls[static_cast<std::size_t>(i)] = static_cast<int>(it - keys.begin());
+      if (it == keys.end()) keys.push_back(key);
+    }
+    const int nextClasses = static_cast<int>(keys.size());
+    std::vector<int> nextSlotOf(static_cast<std::size_t>(nextClasses * P), -1);
+    // What the results need: per result, its accumulator and sent vector.
+    struct Merge {
+      int result, acc, sent;  // result: next-level key; acc, sent: slots
+    };
+    std::vector<Merge> merges;
+    std::vector<int> carried;  // slots that stay as they are
+    for (int s = 0; s < plan.shifts; ++s)
+      for (int i = 0; i < c; ++i) {
+        const int q = detail::composePlacements(shape, P, i, s);
+        const int result = nextCls[static_cast<std::size_t>(i)] * P + q;
+        if (nextSlotOf[static_cast<std::size_t>(result)] != -1)
+          continue;  // another shift made this vector already
+        const int acc = slotOf[static_cast<std::size_t>(cls[static_cast<std::size_t>(i)] * P + q)];
+        if (i >= h) {  // the odd leftover waits where it is
+          nextSlotOf[static_cast<std::size_t>(result)] = acc;
+          carried.push_back(acc);
+          continue;
+        }
+        const int from = detail::composePlacements(shape, P, c + i, s);
+        const int sent = slotOf[static_cast<std::size_t>(cls[static_cast<std::size_t>(c + i)] * P + from)];
+        nextSlotOf[static_cast<std::size_t>(result)] = -2;  // placed below
+        merges.push_back({result, acc, sent});
+      }
+    // A merge folds into its accumulator in place unless the accumulator
+    // is carried or already taken by another merge: then a scratch slot at
+    // the same placement gets a copy of it first.
+    std::vector<char> taken(occupied.size(), 0);
+    for (int slot : carried) taken[static_cast<std::size_t>(slot)] = 1;
+    ButterflyStep local{Kind::local, 0, 0, {}, {}};
+    ButterflyStep fold{Kind::fold, c, 0, {}, {}};
+    std::vector<char> freshUsed(occupied.size(), 0);
+    for (const Merge& m : merges) {
+      int dst = m.acc;
+      if (taken[static_cast<std::size_t>(m.acc)]) {
+        const int q = m.acc % P;
+        for (dst = q;; dst += P) {
+          if (static_cast<std::size_t>(dst) >= occupied.size()) {
+            occupied.resize(occupied.size() + static_cast<std::size_t>(P), 0);
+            taken.resize(occupied.size(), 0);
+            freshUsed.resize(occupied.size(), 0);
+          }
+          if (!occupied[static_cast<std::size_t>(dst)] && !freshUsed[static_cast<std::size_t>(dst)]) break;
+        }
+        freshUsed[static_cast<std::size_t>(dst)] = 1;
+        local.sent.push_back(m.acc);
+        local.received.push_back({static_cast<int>(local.sent.size()) - 1, dst});
+      }
+      taken[static_cast<std::size_t>(dst)] = 1;
+      nextSlotOf[static_cast<std::size_t>(m.result)] = dst;
+      auto it = std::find(fold.sent.begin(), fold.sent.end(), m.sent);
+      if (it == fold.sent.end()) it = fold.sent.insert(fold.sent.end(), m.sent);
+      fold.received.push_back({static_cast<int>(it - fold.sent.begin()), dst});
+    }
+    if (!local.sent.empty()) plan.steps.push_back(std::move(local));
+    plan.steps.push_back(std::move(fold));
+    std::fill(occupied.begin(), occupied.end(), 0);
+    for (int slot : nextSlotOf)
+      if (slot >= 0) occupied[static_cast<std::size_t>(slot)] = 1;
+    slotOf = std::move(nextSlotOf);
+    cls = std::move(nextCls);
+  }
+
+  // The sum sits at placements 0 .. shifts-1 (class 0 of the last level);
+  // the distribution needs it in copy 0.
+  ButterflyStep local{Kind::local, 0, 0, {}, {}};
+  for (int q = 0; q < plan.shifts; ++q) {
+    const int slot = slotOf[static_cast<std::size_t>(q)];
+    if (slot != q) {
+      local.sent.push_back(slot);
+      local.received.push_back({static_cast<int>(local.sent.size()) - 1, q});
+    }
+  }
+  if (!local.sent.empty()) plan.steps.push_back(std::move(local));
+  plan.copies = static_cast<int>(occupied.size()) / P;
+
+  // The distribution without its first r steps: copy 0 .. h-1 onto
+  // c .. c+h-1, halvings in reverse.
+  for (int l = levels - 1 - plan.r; l >= 0; --l) {
+    const int n = sizes[static_cast<std::size_t>(l)];
+    const int c = (n + 1) / 2, h = n / 2;
+    ButterflyStep copy{Kind::copy, 0, c, {}, {}};
+    for (int i = 0; i < h; ++i) {
+      copy.sent.push_back(i);
+      copy.received.push_back({i, c + i});
+    }
+    plan.steps.push_back(std::move(copy));
+  }
+  return plan;
+}
+
+}  // namespace coll
