@@ -1,5 +1,6 @@
 //===- CollOps.cpp - what ODS cannot say about coll ops -------------------===//
 #include "coll/Dialect/CollOps.h"
+#include "coll/Dialect/PermutationGroup.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -140,6 +141,38 @@ LogicalResult CollectiveOp::verify() {
              << static_cast<int64_t>(*getFlatBelow());
   }
 
+  if ((getGroup() == GroupKind::generated) != getGroupGenerators().has_value())
+    return emitOpError(getGroupGenerators()
+                           ? "group_generators need group = generated"
+                           : "a generated group needs group_generators");
+  if (std::optional<ArrayAttr> generators = getGroupGenerators()) {
+    std::optional<uint64_t> fixed = getNumRanks();
+    if (!fixed)
+      return emitOpError("a generated group needs a fixed rank count");
+    int64_t P = static_cast<int64_t>(*fixed);
+    std::vector<Permutation> perms;
+    for (Attribute g : *generators) {
+      ArrayRef<int64_t> images = cast<DenseI64ArrayAttr>(g).asArrayRef();
+      std::vector<bool> seen(static_cast<size_t>(P), false);
+      if (static_cast<int64_t>(images.size()) != P)
+        return emitOpError("a generator has ")
+               << images.size() << " images for " << P << " ranks";
+      for (int64_t x : images) {
+        if (x < 0 || x >= P || seen[static_cast<size_t>(x)])
+          return emitOpError("a generator is not a permutation of [0, ")
+                 << P << ")";
+        seen[static_cast<size_t>(x)] = true;
+      }
+      perms.emplace_back(images.begin(), images.end());
+    }
+    if (std::optional<std::string> why = whyNotRegular(perms, P))
+      return emitOpError("the generated group ") << *why;
+    if (getSchedule() == ScheduleKind::butterfly &&
+        !butterflyEnumeration(elementsOf(perms, P)))
+      return emitOpError("the butterfly needs an enumeration of the group in "
+                         "which every halving moves by one element; this "
+                         "group has none");
+  }
   if (getGroup() == GroupKind::xor_) {
     if (std::optional<uint64_t> fixed = getNumRanks()) {
       if (!llvm::isPowerOf2_64(*fixed))
@@ -264,6 +297,12 @@ LogicalResult ProgramOp::verify() {
                  static_cast<int64_t>(*getRoot()) >= ranks))
     return emitOpError("root ") << static_cast<int64_t>(*getRoot())
                                 << " is not a rank in [0, " << ranks << ")";
+  if ((getGroup() == GroupKind::generated) != getGroupElements().has_value())
+    return emitOpError("a generated group needs group_elements, and only it");
+  if (std::optional<ArrayRef<int64_t>> elements = getGroupElements();
+      elements && static_cast<int64_t>(elements->size()) != ranks * ranks)
+    return emitOpError("group_elements has ")
+           << elements->size() << " entries, not P * P = " << ranks * ranks;
   if (getGroup() == GroupKind::xor_ &&
       !llvm::isPowerOf2_64(static_cast<uint64_t>(ranks)))
     return emitOpError("group xor needs a power-of-two rank count, got ")

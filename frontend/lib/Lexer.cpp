@@ -76,6 +76,8 @@ Token Lexer::next() {
     return make(Token::greater, start);
   case '^':
     return make(Token::caret, start);
+  case '*':
+    return make(Token::star, start);
   case '=':
     if (cur != end && *cur == '=') {
       ++cur;
@@ -125,6 +127,8 @@ const char *Lexer::describe(Token::Kind kind) {
     return "'=='";
   case Token::caret:
     return "'^'";
+  case Token::star:
+    return "'*'";
   }
   return "token";
 }

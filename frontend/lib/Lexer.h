@@ -28,6 +28,7 @@ struct Token {
     equal,
     equal_equal,
     caret,
+    star,
   };
   Kind kind = eof;
   llvm::StringRef spelling;

@@ -18,11 +18,12 @@ using namespace coll;
 
 ProgramOp coll::createProgram(CollectiveOp spec, int64_t P, int64_t parts,
                               OpBuilder &builder, DenseI64ArrayAttr chunkOfPart,
-                              GroupKindAttr group) {
+                              GroupKindAttr group,
+                              DenseI64ArrayAttr groupElements) {
   auto program = builder.create<ProgramOp>(
       spec.getLoc(), spec.getSymNameAttr(), spec.getKindAttr(),
       spec.getOpAttr(), builder.getI64IntegerAttr(P),
-      builder.getI64IntegerAttr(parts), chunkOfPart, group,
+      builder.getI64IntegerAttr(parts), chunkOfPart, group, groupElements,
       spec.getNoncommutativeAttr(), spec.getRootAttr());
   program.getBody().push_back(new Block());
   return program;
@@ -67,25 +68,64 @@ static ProgramOp expandRecursiveDoubling(CollectiveOp spec, int64_t P,
   return program;
 }
 
-/// butterfly(r) with r > 0, or r = max on cyclic(P): the shifted
-/// reductions of coll/butterfly.hpp (design.md 3.1), the plan the
-/// generated code runs, as group-level moves of vector slots.
-static ProgramOp expandShiftedButterfly(CollectiveOp spec, int64_t P,
-                                        OpBuilder &builder) {
-  ButterflyPlan plan = shiftedButterflyPlan(spec, P);
-  SmallVector<int64_t> chunkOfPart;
+GroupAlgebra coll::groupOfSpec(CollectiveOp spec, int64_t P) {
+  if (spec.getGroup() != GroupKind::generated)
+    return GroupAlgebra(*spec.getGroup(), P);
+  std::string why;
+  FailureOr<std::vector<int64_t>> table = enumerateGroup(spec, why);
+  if (failed(table)) // the op verifier and the parser rule this out
+    llvm::report_fatal_error(llvm::Twine("collective '") +
+                             spec.getSymName() + "': " + why);
+  return GroupAlgebra(GroupKind::generated, P, *table);
+}
+
+/// A program on `group` with `copies` copies of the P parts; parts are
+/// stored in chunk group.chunkOfPart(b) of each copy.
+static ProgramOp createGroupProgram(CollectiveOp spec,
+                                    const GroupAlgebra &group, int64_t copies,
+                                    OpBuilder &builder) {
+  int64_t P = group.order();
+  SmallVector<int64_t> chunkOfPart, elements;
   bool identityLayout = true;
-  GroupAlgebra group(*spec.getGroup(), P);
-  for (int64_t c = 0; c < plan.copies; ++c)
+  for (int64_t c = 0; c < copies; ++c)
     for (int64_t b = 0; b < P; ++b) {
       chunkOfPart.push_back(c * P + group.chunkOfPart(b));
       identityLayout &= chunkOfPart.back() == c * P + b;
     }
-  ProgramOp program = createProgram(
-      spec, P, plan.copies * P, builder,
+  if (group.groupKind() == GroupKind::generated)
+    for (int64_t k = 0; k < P; ++k)
+      for (int64_t x = 0; x < P; ++x)
+        elements.push_back(group.act(k, x));
+  return createProgram(
+      spec, P, copies * P, builder,
       identityLayout ? DenseI64ArrayAttr()
                      : builder.getDenseI64ArrayAttr(chunkOfPart),
-      spec.getGroupAttr());
+      spec.getGroupAttr(),
+      elements.empty() ? DenseI64ArrayAttr()
+                       : builder.getDenseI64ArrayAttr(elements));
+}
+
+static void appendVectorStep(OpBuilder &builder, Location loc, StringRef phase,
+                             StepKind kind, ArrayRef<int64_t> sources,
+                             ArrayRef<int64_t> destinations) {
+  builder.create<StepOp>(
+      loc, builder.getStringAttr(phase),
+      StepKindAttr::get(builder.getContext(), kind),
+      builder.getDenseI64ArrayAttr({}), builder.getDenseI64ArrayAttr({}),
+      builder.getArrayAttr({}), /*received_parts=*/nullptr,
+      /*from=*/nullptr, /*to=*/nullptr, /*vectors=*/nullptr,
+      builder.getDenseI64ArrayAttr(sources),
+      builder.getDenseI64ArrayAttr(destinations));
+}
+
+/// butterfly(r) with r > 0, or r = max on cyclic(P), or any butterfly on a
+/// generated group: the plan of coll/butterfly.hpp (design.md 3.1), which
+/// the generated code runs, as group-level moves of vector slots.
+static ProgramOp expandShiftedButterfly(CollectiveOp spec,
+                                        const GroupAlgebra &group,
+                                        OpBuilder &builder) {
+  ButterflyPlan plan = shiftedButterflyPlan(spec, group);
+  ProgramOp program = createGroupProgram(spec, group, plan.copies, builder);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(&program.getBody().front());
   for (const ButterflyStep &step : plan.steps) {
@@ -99,26 +139,20 @@ static ProgramOp expandShiftedButterfly(CollectiveOp spec, int64_t P,
     const char *phase = step.kind == ButterflyStep::Kind::local  ? "local"
                         : step.kind == ButterflyStep::Kind::fold ? "reduce-scatter"
                                                                  : "all-gather";
-    builder.create<StepOp>(
-        spec.getLoc(), builder.getStringAttr(phase),
-        StepKindAttr::get(builder.getContext(), kind),
-        builder.getDenseI64ArrayAttr({}), builder.getDenseI64ArrayAttr({}),
-        builder.getArrayAttr({}), /*received_parts=*/nullptr,
-        /*from=*/nullptr, /*to=*/nullptr, /*vectors=*/nullptr,
-        builder.getDenseI64ArrayAttr(sources),
-        builder.getDenseI64ArrayAttr(destinations));
+    appendVectorStep(builder, spec.getLoc(), phase, kind, sources,
+                     destinations);
   }
   return program;
 }
 
-ButterflyPlan coll::shiftedButterflyPlan(CollectiveOp spec, int64_t P) {
+ButterflyPlan coll::shiftedButterflyPlan(CollectiveOp spec,
+                                         const GroupAlgebra &group) {
   int64_t r = static_cast<int64_t>(spec.getButterflyR());
   // r beyond ceil(log2 P) is r = max; clamp before narrowing.
-  return butterflyPlan(static_cast<int>(P),
-                       r == kButterflyMax || r > 64 ? kLatencyOptimal
-                                                    : static_cast<int>(r),
-                       spec.getGroup() == GroupKind::xor_ ? GroupShape::xor_
-                                                          : GroupShape::cyclic);
+  int rr = r == kButterflyMax || r > 64 ? kLatencyOptimal : static_cast<int>(r);
+  return butterflyPlan(static_cast<int>(group.order()), rr, [&](int a, int b) {
+    return static_cast<int>(group.compose(a, b));
+  });
 }
 
 ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
@@ -132,26 +166,29 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
   if (spec.getButterflyR() == kButterflyMax &&
       spec.getGroup() == GroupKind::xor_)
     return expandRecursiveDoubling(spec, P, builder);
+  GroupAlgebra group = groupOfSpec(spec, P);
   if (spec.getButterflyR() != 0)
-    return expandShiftedButterfly(spec, P, builder);
-  MLIRContext *ctx = builder.getContext();
-  GroupAlgebra group(*spec.getGroup(), P);
-  SmallVector<int64_t> chunkOfPart;
-  bool identityLayout = true;
-  for (int64_t b = 0; b < P; ++b) {
-    chunkOfPart.push_back(group.chunkOfPart(b));
-    identityLayout &= chunkOfPart.back() == b;
-  }
-  ProgramOp program = createProgram(
-      spec, P, P, builder,
-      identityLayout ? DenseI64ArrayAttr()
-                     : builder.getDenseI64ArrayAttr(chunkOfPart),
-      spec.getGroupAttr());
+    return expandShiftedButterfly(spec, group, builder);
+  ProgramOp program = createGroupProgram(spec, group, 1, builder);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(&program.getBody().front());
 
+  bool generated = group.groupKind() == GroupKind::generated;
   for (const GroupMove &move :
        expandGroupSchedule(spec.getSchedule(), P, spec.getKind())) {
+    int64_t from = (move.from % P + P) % P, to = (move.to % P + P) % P;
+    if (generated) {
+      // A table group's moves are lists of vectors: the verifier then checks
+      // move by move that the enumeration makes each step one permutation.
+      SmallVector<int64_t> sources, destinations;
+      for (int64_t i = 0; i < move.vectors; ++i) {
+        sources.push_back((from + i) % P);
+        destinations.push_back((to + i) % P);
+      }
+      appendVectorStep(builder, spec.getLoc(), move.phase, move.kind, sources,
+                       destinations);
+      continue;
+    }
     SmallVector<int64_t> sources, destinations;
     SmallVector<Attribute> parts;
     if (withTransfers)
@@ -163,13 +200,11 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
       }
     builder.create<StepOp>(
         spec.getLoc(), builder.getStringAttr(move.phase),
-        StepKindAttr::get(ctx, move.kind),
+        StepKindAttr::get(builder.getContext(), move.kind),
         builder.getDenseI64ArrayAttr(sources),
         builder.getDenseI64ArrayAttr(destinations), builder.getArrayAttr(parts),
-        /*received_parts=*/nullptr,
-        builder.getI64IntegerAttr((move.from % P + P) % P),
-        builder.getI64IntegerAttr((move.to % P + P) % P),
-        builder.getI64IntegerAttr(move.vectors),
+        /*received_parts=*/nullptr, builder.getI64IntegerAttr(from),
+        builder.getI64IntegerAttr(to), builder.getI64IntegerAttr(move.vectors),
         /*vector_sources=*/nullptr, /*vector_destinations=*/nullptr);
   }
   return program;

@@ -1,5 +1,6 @@
 //===- GroupSchedule.cpp - closed forms of group schedules ----------------===//
 #include "coll/Passes/GroupSchedule.h"
+#include "coll/Dialect/PermutationGroup.h"
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
@@ -7,13 +8,27 @@
 #include <algorithm>
 
 using namespace coll;
+using namespace mlir;
 using llvm::ArrayRef;
 
 static const char *const kReducePhase = "reduce-scatter";
 static const char *const kGatherPhase = "all-gather";
 
-GroupAlgebra::GroupAlgebra(GroupKind kind, int64_t order)
+GroupAlgebra::GroupAlgebra(GroupKind kind, int64_t order,
+                           ArrayRef<int64_t> elements)
     : kind(kind), P(order) {
+  if (kind == GroupKind::generated) {
+    if (static_cast<int64_t>(elements.size()) != P * P)
+      llvm::report_fatal_error("generated group without its element table");
+    table.assign(elements.begin(), elements.end());
+    inverseTable.assign(table.size(), 0);
+    elementSending0To.assign(static_cast<size_t>(P), 0);
+    for (int64_t k = 0; k < P; ++k) {
+      for (int64_t x = 0; x < P; ++x)
+        inverseTable[k * P + table[k * P + x]] = x;
+      elementSending0To[table[k * P]] = k;
+    }
+  }
   if (kind == GroupKind::xor_) {
     if (!llvm::isPowerOf2_64(static_cast<uint64_t>(order)))
       llvm::report_fatal_error("xor group of a non-power-of-two order");
@@ -29,22 +44,88 @@ int64_t GroupAlgebra::reverseBits(int64_t k) const {
   return reversed;
 }
 
+GroupAlgebra GroupAlgebra::of(ProgramOp program) {
+  std::optional<ArrayRef<int64_t>> elements = program.getGroupElements();
+  return GroupAlgebra(*program.getGroup(), program.getNumRanks(),
+                      elements ? *elements : ArrayRef<int64_t>());
+}
+
 int64_t GroupAlgebra::act(int64_t k, int64_t x) const {
   k = normalize(k);
-  if (kind == GroupKind::cyclic)
+  switch (kind) {
+  case GroupKind::cyclic:
     return (x + k) % P;
-  return x ^ reverseBits(k);
+  case GroupKind::xor_:
+    return x ^ reverseBits(k);
+  case GroupKind::generated:
+    return table[k * P + x];
+  }
+  llvm_unreachable("unknown group");
 }
 
 int64_t GroupAlgebra::inverse(int64_t k, int64_t x) const {
   k = normalize(k);
-  if (kind == GroupKind::cyclic)
+  switch (kind) {
+  case GroupKind::cyclic:
     return (x - k + P) % P;
-  return x ^ reverseBits(k);
+  case GroupKind::xor_:
+    return x ^ reverseBits(k);
+  case GroupKind::generated:
+    return inverseTable[k * P + x];
+  }
+  llvm_unreachable("unknown group");
+}
+
+int64_t GroupAlgebra::compose(int64_t a, int64_t b) const {
+  a = normalize(a);
+  b = normalize(b);
+  switch (kind) {
+  case GroupKind::cyclic:
+    return (a + b) % P;
+  case GroupKind::xor_:
+    return a ^ b;
+  case GroupKind::generated:
+    return elementSending0To[act(a, act(b, 0))];
+  }
+  llvm_unreachable("unknown group");
 }
 
 int64_t GroupAlgebra::chunkOfPart(int64_t part) const {
-  return kind == GroupKind::cyclic ? part : reverseBits(part);
+  return kind == GroupKind::xor_ ? reverseBits(part) : part;
+}
+
+FailureOr<std::vector<int64_t>> coll::enumerateGroup(CollectiveOp spec,
+                                                     std::string &why) {
+  int64_t P = static_cast<int64_t>(*spec.getNumRanks());
+  std::vector<Permutation> generators;
+  ArrayAttr generatorList = *spec.getGroupGenerators();
+  for (Attribute g : generatorList) {
+    ArrayRef<int64_t> images = cast<DenseI64ArrayAttr>(g).asArrayRef();
+    generators.emplace_back(images.begin(), images.end());
+  }
+  std::vector<Permutation> elements = elementsOf(generators, P);
+  std::vector<int64_t> order(static_cast<size_t>(P));
+  for (int64_t k = 0; k < P; ++k)
+    order[static_cast<size_t>(k)] = k; // element k sends rank 0 to k
+  if (spec.getSchedule() == ScheduleKind::butterfly) {
+    bool gaveUp = false;
+    std::optional<std::vector<int64_t>> found =
+        butterflyEnumeration(elements, &gaveUp);
+    if (!found) {
+      why = std::string("the butterfly needs an enumeration of the group in "
+                        "which every halving moves its vectors by one "
+                        "element, and ") +
+            (gaveUp ? "the search for one gave up after a million candidates"
+                    : "this group has none (searched exhaustively)") +
+            "; use schedule linear, which works on any such group";
+      return failure();
+    }
+    order = *found;
+  }
+  std::vector<int64_t> table;
+  for (int64_t k : order)
+    llvm::append_range(table, elements[static_cast<size_t>(k)]);
+  return table;
 }
 
 std::optional<int64_t> coll::repeatedPart(std::vector<int64_t> parts) {
@@ -93,14 +174,12 @@ std::vector<Transfer> coll::transfersOfVectorMoves(const GroupAlgebra &group,
 
 std::vector<Transfer> coll::transfersOfStep(StepOp step) {
   if (step.hasVectorMoves()) {
-    auto program = step->getParentOfType<ProgramOp>();
-    GroupAlgebra group(*program.getGroup(), program.getNumRanks());
+    GroupAlgebra group = GroupAlgebra::of(step->getParentOfType<ProgramOp>());
     return transfersOfVectorMoves(group, *step.getVectorSources(),
                                   *step.getVectorDestinations());
   }
   if (step.isImplicitMove()) {
-    auto program = step->getParentOfType<ProgramOp>();
-    GroupAlgebra group(*program.getGroup(), program.getNumRanks());
+    GroupAlgebra group = GroupAlgebra::of(step->getParentOfType<ProgramOp>());
     return transfersOfMove(group, *step.getFrom(), *step.getTo(),
                            *step.getVectors());
   }

@@ -171,3 +171,24 @@ coll.program @p attributes {kind = #coll.kind<allreduce>, num_parts = 14 : i64, 
   // expected-error @+1 {{'coll.step' op vector moves need a `group` on their coll.program}}
   coll.step "all-gather" copy vectors {3 -> 4}
 }
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op the generated group is not abelian: (0 1 2) and (0 1) do not commute (rank 0 goes to 2 one way and to 0 the other)}}
+coll.collective @g {group = #coll.group<generated>, group_generators = [array<i64: 1, 2, 0>, array<i64: 1, 0, 2>], kind = #coll.kind<allreduce>, num_ranks = 3 : i64, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op a generator is not a permutation of [0, 4)}}
+coll.collective @g {group = #coll.group<generated>, group_generators = [array<i64: 1, 1, 3, 2>], kind = #coll.kind<allreduce>, num_ranks = 4 : i64, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op the butterfly needs an enumeration of the group in which every halving moves by one element; this group has none}}
+coll.collective @g {group = #coll.group<generated>, group_generators = [array<i64: 1, 2, 0, 4, 5, 3, 7, 8, 6>, array<i64: 3, 4, 5, 6, 7, 8, 0, 1, 2>], kind = #coll.kind<allreduce>, num_ranks = 9 : i64, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<butterfly>}
+
+// -----
+
+// expected-error @+1 {{'coll.program' op a generated group needs group_elements, and only it}}
+coll.program @p attributes {group = #coll.group<generated>, kind = #coll.kind<allreduce>, num_parts = 2 : i64, num_ranks = 2 : i64, op = #coll.op<sum>} {
+}

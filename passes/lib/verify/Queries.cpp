@@ -463,7 +463,7 @@ static int64_t quotientPlacement(const GroupAlgebra &group, int64_t from,
 static z3::expr oneOfTheMoves(const SymbolicGroup &g, const SlotProgram &sp,
                               const z3::expr &step, const z3::expr &from,
                               const z3::expr &to, const z3::expr &local) {
-  GroupAlgebra group(*sp.group, sp.ranks);
+  const GroupAlgebra &group = *sp.algebra;
   z3::expr_vector table(g.ctx);
   for (size_t s = 0; s < sp.steps.size(); ++s) {
     const SlotStep &st = sp.steps[s];
@@ -484,7 +484,7 @@ static z3::expr oneOfTheMoves(const SymbolicGroup &g, const SlotProgram &sp,
 /// Vector moves: a step whose moves name two different permutations, found
 /// move by move (each is fixed by the rank it sends rank 0's part to).
 static std::optional<Counterexample> twoPermutations(const SlotProgram &sp) {
-  GroupAlgebra group(*sp.group, sp.ranks);
+  const GroupAlgebra &group = *sp.algebra;
   for (size_t s = 0; s < sp.steps.size(); ++s) {
     const SlotStep &st = sp.steps[s];
     if (st.isRange)
@@ -516,6 +516,32 @@ twoIntoOneSlot(const SlotProgram &sp) {
   return std::nullopt;
 }
 
+/// A generated group is a table, not a formula: each step's permutation is
+/// an element t_k, checked rank by rank (P per step) to move every rank
+/// unless the step is a local copy. Elements are permutations, so no two
+/// ranks send to one.
+static void matchingOfTable(const SlotProgram &sp, PropertyResult &result) {
+  result.method = "each step's permutation, an element of the generated "
+                  "group's table, checked rank by rank";
+  const GroupAlgebra &group = *sp.algebra;
+  for (size_t s = 0; s < sp.steps.size(); ++s) {
+    const SlotStep &st = sp.steps[s];
+    const SlotMove &m = st.moves.front();
+    int64_t k = quotientPlacement(group, m.src % sp.ranks, m.dst % sp.ranks);
+    bool local = k == 0 && !st.merges();
+    for (int64_t x = 0; x < sp.ranks && !local; ++x)
+      if (group.act(k, x) == x) {
+        result.verdict = Verdict::violated;
+        result.counterexample =
+            makeCounterexample(sp, static_cast<int64_t>(s), x, -1,
+                               "rank " + std::to_string(x) +
+                                   " sends to itself");
+        return;
+      }
+  }
+  result.verdict = Verdict::proven;
+}
+
 /// Group level: each step is one permutation g = t_to t_from^-1 of the
 /// ranks. With the step's moves symbolic over the program's table of moves
 /// and rank x symbolic: g maps [0, P) into [0, P), never x to itself
@@ -545,6 +571,8 @@ static void matchingOfMoves(z3::context &ctx, const SlotProgram &sp,
     result.counterexample = *split;
     return;
   }
+  if (sp.group == GroupKind::generated)
+    return matchingOfTable(sp, result);
   SymbolicGroup g(ctx, *sp.group, sp.ranks);
   z3::solver solver = makeSolver(ctx, options);
   z3::expr from = ctx.bv_const("from", g.w), to = ctx.bv_const("to", g.w),
@@ -941,6 +969,30 @@ static void coverageOfPairs(z3::context &ctx, const SlotProgram &sp,
 static void partIndicesOfMoves(z3::context &ctx, const SlotProgram &sp,
                                const VerifyOptions &options,
                                PropertyResult &result) {
+  if (sp.group == GroupKind::generated) {
+    // A table: every move and rank, concretely.
+    const GroupAlgebra &group = *sp.algebra;
+    for (size_t s = 0; s < sp.steps.size(); ++s)
+      for (const SlotMove &m : sp.steps[s].moves)
+        for (int64_t x = 0; x < sp.ranks; ++x) {
+          int64_t from = m.src % sp.ranks, to = m.dst % sp.ranks;
+          int64_t dest = group.act(to, group.inverse(from, x));
+          int64_t sent = group.inverse(from, x), filed = group.inverse(to, dest);
+          if (sent == filed)
+            continue;
+          result.verdict = Verdict::violated;
+          Counterexample c = makeCounterexample(
+              sp, static_cast<int64_t>(s), dest, filed,
+              "rank " + std::to_string(x) + " sends its part " +
+                  std::to_string(sent) + " to rank " + std::to_string(dest) +
+                  ", which files it as part " + std::to_string(filed));
+          c.expected = "part " + std::to_string(sent);
+          c.found = "part " + std::to_string(filed);
+          result.counterexample = c;
+          return;
+        }
+    return;
+  }
   SymbolicGroup g(ctx, *sp.group, sp.ranks);
   z3::solver solver = makeSolver(ctx, options);
   z3::expr from = ctx.bv_const("from", g.w), to = ctx.bv_const("to", g.w),

@@ -47,6 +47,8 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
   sp.ranks = program.getNumRanks();
   sp.parts = program.getNumParts();
   sp.group = program.getGroup();
+  if (sp.group)
+    sp.algebra = GroupAlgebra::of(program);
   sp.noncommutative = program.getNoncommutative();
   sp.kind = program.getKind();
   if (std::optional<uint64_t> root = program.getRoot())
@@ -105,7 +107,7 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
 
 int64_t SlotProgram::rankOf(int64_t slot) const {
   if (groupLevel)
-    return GroupAlgebra(*group, ranks).act(slot % ranks, 0);
+    return algebra->act(slot % ranks, 0);
   return slot % ranks;
 }
 

@@ -55,6 +55,8 @@ struct SlotProgram {
   bool groupLevel = false;
   int64_t ranks = 0, parts = 0, numSlots = 0;
   std::optional<GroupKind> group;
+  /// The group of a program on one (its element table for generated ones).
+  std::optional<GroupAlgebra> algebra;
   bool noncommutative = false;
   std::vector<SlotStep> steps;
   CollectiveKind kind = CollectiveKind::allreduce;

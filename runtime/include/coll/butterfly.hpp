@@ -79,7 +79,12 @@ inline int ceilLog2(int P) {
 // relative to the placement; a merged set's class is the pair of its
 // halves' classes (both halves move by the same t_c, so equal pairs are
 // equal sets), which makes deduplication exact without handling sets.
-inline ButterflyPlan butterflyPlan(int P, int r, GroupShape shape) {
+//
+// `compose(a, b)` is the index of t_a t_b in the group's enumeration (the
+// enumeration must let every halving move by one element, as cyclic(P)
+// and xor(P) do; a generated group's is found by the compiler).
+template <class Compose>
+ButterflyPlan butterflyPlan(int P, int r, Compose compose) {
   using Kind = ButterflyStep::Kind;
   ButterflyPlan plan;
   plan.P = P;
@@ -120,7 +125,7 @@ inline ButterflyPlan butterflyPlan(int P, int r, GroupShape shape) {
     std::vector<int> carried;  // slots that stay as they are
     for (int s = 0; s < plan.shifts; ++s)
       for (int i = 0; i < c; ++i) {
-        const int q = detail::composePlacements(shape, P, i, s);
+        const int q = compose(i, s);
         const int result = nextCls[static_cast<std::size_t>(i)] * P + q;
         if (nextSlotOf[static_cast<std::size_t>(result)] != -1)
           continue;  // another shift made this vector already
@@ -130,7 +135,7 @@ inline ButterflyPlan butterflyPlan(int P, int r, GroupShape shape) {
           carried.push_back(acc);
           continue;
         }
-        const int from = detail::composePlacements(shape, P, c + i, s);
+        const int from = compose(c + i, s);
         const int sent = slotOf[static_cast<std::size_t>(cls[static_cast<std::size_t>(c + i)] * P + from)];
         nextSlotOf[static_cast<std::size_t>(result)] = -2;  // placed below
         merges.push_back({result, acc, sent});
@@ -200,6 +205,10 @@ inline ButterflyPlan butterflyPlan(int P, int r, GroupShape shape) {
     plan.steps.push_back(std::move(copy));
   }
   return plan;
+}
+
+inline ButterflyPlan butterflyPlan(int P, int r, GroupShape shape) {
+  return butterflyPlan(P, r, [&](int a, int b) { return detail::composePlacements(shape, P, a, b); });
 }
 
 }  // namespace coll

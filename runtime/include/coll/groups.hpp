@@ -3,7 +3,9 @@
 // distributed vector from one placement to another; every method reduces its
 // indices mod P, so callers may pass k >= P or negative k.
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include "coll/transport.hpp"  // coll::Error
 
@@ -55,6 +57,33 @@ class XorGroup {
   }
   int P_;
   int bits_;
+};
+
+// A group given by its element table, as collc emits it for `group
+// generated { ... }` and products such as `cyclic(3) * cyclic(4)`: row k
+// holds the images t_k(0), ..., t_k(P-1), in the enumeration the schedule
+// was proven with. The table must outlive the group.
+class TableGroup {
+ public:
+  TableGroup(int P, const int* elements) : P_(P), elements_(elements) {
+    if (P < 1 || elements == nullptr)
+      throw Error("coll::TableGroup: needs P >= 1 and a table, got P = " + std::to_string(P));
+    inverse_.resize(static_cast<std::size_t>(P) * static_cast<std::size_t>(P));
+    for (int k = 0; k < P; ++k)
+      for (int x = 0; x < P; ++x) inverse_[index(k, elements_[index(k, x)])] = x;
+  }
+  int size() const { return P_; }
+  int act(int k, int x) const { return elements_[index(detail::wrap(k, P_), detail::wrap(x, P_))]; }
+  int inverse(int k, int x) const { return inverse_[index(detail::wrap(k, P_), detail::wrap(x, P_))]; }
+  int position(int part) const { return detail::wrap(part, P_); }
+
+ private:
+  std::size_t index(int k, int x) const {
+    return static_cast<std::size_t>(k) * static_cast<std::size_t>(P_) + static_cast<std::size_t>(x);
+  }
+  int P_;
+  const int* elements_;
+  std::vector<int> inverse_;
 };
 
 }  // namespace coll

@@ -43,7 +43,8 @@ def Coll_RankConstraintAttr : EnumAttr<Coll_Dialect, Coll_RankConstraint, "ranks
 }
 
 def Coll_GroupKind : I32EnumAttr<"GroupKind", "permutation group acting on the ranks", [
-    I32EnumAttrCase<"cyclic", 0>, I32EnumAttrCase<"xor_", 1, "xor">
+    I32EnumAttrCase<"cyclic", 0>, I32EnumAttrCase<"xor_", 1, "xor">,
+    I32EnumAttrCase<"generated", 2>
   ]> {
   let cppNamespace = "::coll";
   let genSpecializedAttr = 0;

@@ -24,6 +24,10 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     group). Rooted kinds (broadcast, reduce, gather, scatter) need `root`.
     alltoall routes blocks by the digits of their offsets: `direct` (one
     phase), `radix` (Bruck, with `radix`) or `balanced_ternary` (ReTri).
+    `group = #coll.group<generated>` comes with `group_generators`, each
+    the images of ranks 0..P-1 under one generator (products such as
+    `cyclic(3) * cyclic(4)` are written this way), and a fixed `num_ranks`;
+    the generators must make an abelian group acting regularly.
     `op = custom` means the caller passes the operator; `noncommutative`
     (custom only) requires every merge to join adjacent rank runs, which the
     operator-legality proof checks for each rank count.
@@ -42,6 +46,7 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     OptionalAttr<I64Attr>:$num_ranks,
     Coll_RankConstraintAttr:$rank_constraint,
     OptionalAttr<Coll_GroupKindAttr>:$group,
+    OptionalAttr<TypedArrayAttrBase<DenseI64ArrayAttr, "generators">>:$group_generators,
     Coll_ScheduleKindAttr:$schedule,
     DefaultValuedAttr<I64Attr, "0">:$butterfly_r,
     OptionalAttr<I64Attr>:$root,
@@ -74,7 +79,9 @@ def Coll_ProgramOp : Coll_Op<"program", [Symbol, NoTerminator, SingleBlock,
   let summary = "a schedule expanded for one rank count";
   let description = [{
     The steps of one collective for `num_ranks` ranks. Every rank's buffer is
-    cut into `num_parts` parts; the steps in the body run in order. On a
+    cut into `num_parts` parts; the steps in the body run in order. A
+    `generated` group lists its elements in `group_elements` (P rows of P
+    images: row k is t_k, in the enumeration the schedule uses). On a
     group, num_parts = c * num_ranks gives c - 1 scratch copies of the P
     parts: part c * P + b is a copy of part b that starts empty and is no
     result.
@@ -98,6 +105,7 @@ def Coll_ProgramOp : Coll_Op<"program", [Symbol, NoTerminator, SingleBlock,
     I64Attr:$num_parts,
     OptionalAttr<DenseI64ArrayAttr>:$chunk_of_part,
     OptionalAttr<Coll_GroupKindAttr>:$group,
+    OptionalAttr<DenseI64ArrayAttr>:$group_elements,
     UnitAttr:$noncommutative,
     OptionalAttr<I64Attr>:$root
   );

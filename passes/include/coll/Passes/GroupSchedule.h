@@ -18,11 +18,19 @@
 
 namespace coll {
 
-/// t_k for k = 0..P-1. Indices are taken mod P.
+/// t_k for k = 0..P-1. Indices are taken mod P. A generated group is a
+/// table of its elements (row k = the images of t_k) in the order the
+/// schedule uses.
 class GroupAlgebra {
 public:
-  GroupAlgebra(GroupKind kind, int64_t order);
+  GroupAlgebra(GroupKind kind, int64_t order,
+               llvm::ArrayRef<int64_t> elements = {});
+  /// The group of a program (its kind, rank count and element table).
+  static GroupAlgebra of(ProgramOp program);
   int64_t order() const { return P; }
+  GroupKind groupKind() const { return kind; }
+  /// The index of t_a t_b.
+  int64_t compose(int64_t a, int64_t b) const;
   /// t_k(x).
   int64_t act(int64_t k, int64_t x) const;
   /// t_k^{-1}(x): the part that placement k puts on rank x.
@@ -37,7 +45,16 @@ private:
   GroupKind kind;
   int64_t P;
   int bits = 0;
+  // Generated groups: images and inverse images per element, and the
+  // element that sends rank 0 to x.
+  std::vector<int64_t> table, inverseTable, elementSending0To;
 };
+
+/// The elements of a generated group in the order `spec`'s schedule needs
+/// (P rows of P images): any order for linear, one where every halving
+/// moves by one element for the butterfly. Fails with the reason.
+mlir::FailureOr<std::vector<int64_t>> enumerateGroup(CollectiveOp spec,
+                                                     std::string &why);
 
 /// Move the vectors at placements from .. from+vectors-1 onto
 /// to .. to+vectors-1 by the one permutation t_to t_from^{-1}.
@@ -82,9 +99,14 @@ std::vector<GroupMove>
 expandGroupSchedule(ScheduleKind schedule, int64_t P,
                     CollectiveKind kind = CollectiveKind::allreduce);
 
+/// The group of `spec` for P ranks (a generated group enumerated for its
+/// schedule; the op verifier has checked that this succeeds).
+GroupAlgebra groupOfSpec(CollectiveOp spec, int64_t P);
+
 /// The shifted-butterfly plan of `spec` (butterfly(r) with r > 0, or
-/// r = max on cyclic(P)) for P ranks.
-ButterflyPlan shiftedButterflyPlan(CollectiveOp spec, int64_t P);
+/// r = max on cyclic(P)) for P ranks on `group`.
+ButterflyPlan shiftedButterflyPlan(CollectiveOp spec,
+                                   const GroupAlgebra &group);
 
 } // namespace coll
 

@@ -19,7 +19,8 @@ namespace coll {
 ProgramOp createProgram(CollectiveOp spec, int64_t P, int64_t parts,
                         mlir::OpBuilder &builder,
                         mlir::DenseI64ArrayAttr chunkOfPart = {},
-                        GroupKindAttr group = {});
+                        GroupKindAttr group = {},
+                        mlir::DenseI64ArrayAttr groupElements = {});
 
 /// Appends a coll.step of explicit transfers sources[i] -> destinations[i]
 /// [parts[i]] (filed as received[i] when given) at the builder's insertion
