@@ -92,8 +92,12 @@ LogicalResult CollectiveOp::verify() {
     if (getGroup())
       return emitOpError("a digit routing (")
              << stringifyScheduleKind(getSchedule()) << ") takes no group";
-    if (kind != CollectiveKind::alltoall)
-      return emitOpError("digit routings serve alltoall, not ") << kindName;
+    bool trivance = kind == CollectiveKind::allreduce &&
+                    getSchedule() == ScheduleKind::balanced_ternary;
+    if (kind != CollectiveKind::alltoall && !trivance)
+      return emitOpError("digit routings serve alltoall (and balanced_ternary "
+                         "allreduce, Trivance), not ")
+             << kindName;
   } else if (isTree()) {
     if (getGroup())
       return emitOpError("a tree schedule (")
@@ -207,10 +211,11 @@ LogicalResult CollectiveOp::verify() {
 // ProgramOp
 //===----------------------------------------------------------------------===//
 
-/// Parts num_ranks.. of a program on a group are scratch copies.
+/// The last num_scratch_parts parts start empty and are no result.
 static bool isScratchPart(ProgramOp program, int64_t part) {
-  return program.getGroup() &&
-         part >= static_cast<int64_t>(program.getNumRanks());
+  std::optional<uint64_t> scratch = program.getNumScratchParts();
+  return scratch && part >= static_cast<int64_t>(program.getNumParts()) -
+                                static_cast<int64_t>(*scratch);
 }
 
 bool ProgramOp::startsWith(int64_t rank, int64_t part) {
@@ -297,6 +302,12 @@ LogicalResult ProgramOp::verify() {
                  static_cast<int64_t>(*getRoot()) >= ranks))
     return emitOpError("root ") << static_cast<int64_t>(*getRoot())
                                 << " is not a rank in [0, " << ranks << ")";
+  if (std::optional<uint64_t> scratch = getNumScratchParts();
+      scratch && static_cast<int64_t>(*scratch) >=
+                     static_cast<int64_t>(getNumParts()))
+    return emitOpError("num_scratch_parts ")
+           << static_cast<int64_t>(*scratch) << " leaves no part of "
+           << getNumParts() << " for data";
   if ((getGroup() == GroupKind::generated) != getGroupElements().has_value())
     return emitOpError("a generated group needs group_elements, and only it");
   if (std::optional<ArrayRef<int64_t>> elements = getGroupElements();
@@ -364,6 +375,10 @@ static LogicalResult verifyVectorMoves(StepOp step, ProgramOp program,
     return step.emitOpError("vector moves need num_parts to be a multiple of "
                             "num_ranks, got ")
            << slots << " and " << ranks;
+  if (static_cast<int64_t>(program.getNumScratchParts().value_or(0)) !=
+      slots - ranks)
+    return step.emitOpError("vector moves need num_scratch_parts = ")
+           << slots - ranks << " (every copy but the first is scratch)";
   for (auto [src, dst] : llvm::zip(sources, *destinations)) {
     if (src < 0 || src >= slots || dst < 0 || dst >= slots)
       return step.emitOpError("vector move ")
@@ -405,7 +420,13 @@ LogicalResult StepOp::verify() {
       return emitOpError("transfer ")
              << src << " -> " << dst << " names a rank outside [0, " << ranks
              << ")";
-    if (src == dst)
+    // A transfer to itself is a local copy or merge between two parts;
+    // keeping a part where it is would be a message to itself.
+    if (src == dst &&
+        llvm::any_of(llvm::zip(getTransferParts(i), getReceivedParts(i)),
+                     [](auto pair) {
+                       return std::get<0>(pair) == std::get<1>(pair);
+                     }))
       return emitOpError("transfer ")
              << src << " -> " << dst << " sends to itself";
     if (failed(checkParts(i, getTransferParts(i))) ||

@@ -19,11 +19,13 @@ using namespace coll;
 ProgramOp coll::createProgram(CollectiveOp spec, int64_t P, int64_t parts,
                               OpBuilder &builder, DenseI64ArrayAttr chunkOfPart,
                               GroupKindAttr group,
-                              DenseI64ArrayAttr groupElements) {
+                              DenseI64ArrayAttr groupElements,
+                              int64_t scratchParts) {
   auto program = builder.create<ProgramOp>(
       spec.getLoc(), spec.getSymNameAttr(), spec.getKindAttr(),
       spec.getOpAttr(), builder.getI64IntegerAttr(P),
       builder.getI64IntegerAttr(parts), chunkOfPart, group, groupElements,
+      scratchParts ? builder.getI64IntegerAttr(scratchParts) : IntegerAttr(),
       spec.getNoncommutativeAttr(), spec.getRootAttr());
   program.getBody().push_back(new Block());
   return program;
@@ -102,7 +104,8 @@ static ProgramOp createGroupProgram(CollectiveOp spec,
                      : builder.getDenseI64ArrayAttr(chunkOfPart),
       spec.getGroupAttr(),
       elements.empty() ? DenseI64ArrayAttr()
-                       : builder.getDenseI64ArrayAttr(elements));
+                       : builder.getDenseI64ArrayAttr(elements),
+      (copies - 1) * P);
 }
 
 static void appendVectorStep(OpBuilder &builder, Location loc, StringRef phase,

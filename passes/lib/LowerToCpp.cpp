@@ -149,7 +149,9 @@ static std::string describeSchedule(CollectiveOp spec) {
   case ScheduleKind::radix:
     return "digits radix(" + std::to_string(*spec.getRadix()) + ") (Bruck)";
   case ScheduleKind::balanced_ternary:
-    return "digits balanced_ternary (ReTri)";
+    return spec.getKind() == CollectiveKind::allreduce
+               ? "digits balanced_ternary (Trivance)"
+               : "digits balanced_ternary (ReTri)";
   case ScheduleKind::doubling:
     return "schedule doubling (recursive doubling)";
   }
@@ -383,8 +385,45 @@ static std::string digitsInitializer(CollectiveOp spec) {
 /// every step of coll::digitSteps (the function the expansion verified)
 /// sends a set of offsets to rank + offset and receives them from
 /// rank - offset.
+/// Trivance allreduce: the closed form ExpandDigits verified (core of the
+/// largest power of three, bands of extra ranks folded in and copied out),
+/// each phase's two messages sent at once.
+static void emitTrivanceBody(llvm::raw_ostream &os, StringRef type,
+                             StringRef qualified) {
+  os << "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
+     << "    throw coll::Error(\"" << qualified
+     << ": null buffer with count \" + std::to_string(count));\n"
+     << "  if (count > 0 && send != recv)\n"
+        "    std::copy(send, send + count, recv);\n"
+        "  if (count == 0 || P == 1)\n    return;\n"
+        "  const coll::TrivanceShape shape = coll::trivanceShape(P);\n"
+        "  const int m = shape.core, x = comm.rank();\n"
+        "  coll::PeerSteps<" << type << "> steps(comm);\n"
+        "  int step = 0;\n"
+        "  // Ranks beyond the core fold into rank x mod m, one band at a time.\n"
+        "  for (int band = 1; band <= shape.bands; ++band, ++step) {\n"
+        "    if (x >= band * m && x < (band + 1) * m)\n"
+        "      steps.send(step, x - band * m, recv, count);\n"
+        "    else if (x < m && x + band * m < P)\n"
+        "      steps.receiveCombine(step, x + band * m, recv, count, op);\n"
+        "  }\n"
+        "  // Phase k: both neighbours at distance 3^k at once (two ports).\n"
+        "  for (int d = 1; d < m; d *= 3, ++step)\n"
+        "    if (x < m)\n"
+        "      steps.exchangeBothCombine(step, (x + d) % m, (x + m - d) % m, "
+        "recv, count, op);\n"
+        "  for (int band = 1; band <= shape.bands; ++band, ++step) {\n"
+        "    if (x < m && x + band * m < P)\n"
+        "      steps.send(step, x + band * m, recv, count);\n"
+        "    else if (x >= band * m && x < (band + 1) * m)\n"
+        "      steps.receive(step, x - band * m, recv, count);\n"
+        "  }\n";
+}
+
 static void emitDigitBody(CollectiveOp spec, llvm::raw_ostream &os,
                           StringRef type, StringRef qualified) {
+  if (spec.getKind() == CollectiveKind::allreduce)
+    return emitTrivanceBody(os, type, qualified);
   os << "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
      << "    throw coll::Error(\"" << qualified
      << ": null buffer with count \" + std::to_string(count));\n"

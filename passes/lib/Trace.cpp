@@ -95,9 +95,12 @@ static void printValues(const std::vector<std::vector<int64_t>> &values,
 LogicalResult coll::printTrace(ProgramOp program, int64_t count,
                                llvm::raw_ostream &os) {
   int64_t ranks = program.getNumRanks(), parts = program.getNumParts();
-  // A program on a group may carry scratch copies of its P parts (part
-  // c * P + b); they live after the user's buffer and are not printed.
-  int64_t dataParts = program.getGroup() && parts > ranks ? ranks : parts;
+  // Scratch parts (copies c * P + b of the P parts, or Trivance's received
+  // value) live after the user's buffer and are not printed.
+  int64_t dataParts =
+      parts - static_cast<int64_t>(program.getNumScratchParts().value_or(0));
+  if (program.getGroup() && parts > ranks)
+    dataParts = ranks;
   int64_t copies = parts / dataParts;
   ChunkLayout layout{count, dataParts};
   auto chunkOf = [&](int64_t part) {

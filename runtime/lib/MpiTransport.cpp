@@ -57,48 +57,60 @@ MpiTransport::~MpiTransport() {
 
 void MpiTransport::exchange(const SendSegment* sends, std::size_t numSends, int to,
                             const RecvSegment* recvs, std::size_t numRecvs, int from, int tag) {
+  const PeerExchange one{sends, numSends, to, recvs, numRecvs, from};
+  exchangeAll(&one, 1, tag);
+}
+
+void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int tag) {
   if (tag < 0) throw Error("coll::MpiTransport: negative tag " + std::to_string(tag));
   // Tags only need to differ between nearby steps; wrap to stay legal.
   const int mpiTag = tag % (tagUpperBound_ + 1);
   requests_.clear();
   expectedBytes_.clear();
+  sources_.clear();
 
-  // A peer with nothing to move still gets one empty message, so a step
-  // always synchronizes its two ranks (a barrier is made of such steps).
-  std::size_t recvBytes = 0, sendBytes = 0;
-  for (std::size_t s = 0; s < numRecvs; ++s) recvBytes += recvs[s].bytes;
-  for (std::size_t s = 0; s < numSends; ++s) sendBytes += sends[s].bytes;
-
-  // Receives first so incoming data can land directly in user memory.
-  if (from != kNoPeer && recvBytes == 0) {
-    requests_.push_back(MPI_REQUEST_NULL);
-    expectedBytes_.push_back(0);
-    check(MPI_Irecv(nullptr, 0, MPI_BYTE, from, mpiTag, comm_, &requests_.back()), "MPI_Irecv");
-  }
-  if (from != kNoPeer) {
-    for (std::size_t s = 0; s < numRecvs; ++s) {
-      char* base = static_cast<char*>(recvs[s].data);
-      for (std::size_t off = 0; off < recvs[s].bytes; off += kMaxMessageBytes) {
-        const std::size_t n = std::min(kMaxMessageBytes, recvs[s].bytes - off);
+  // Receives first so incoming data can land directly in user memory. A
+  // peer with nothing to move still gets one empty message, so a step
+  // always synchronizes its ranks (a barrier is made of such steps).
+  for (std::size_t e = 0; e < n; ++e) {
+    const PeerExchange& x = exchanges[e];
+    if (x.from == kNoPeer) continue;
+    std::size_t recvBytes = 0;
+    for (std::size_t s = 0; s < x.numRecvs; ++s) recvBytes += x.recvs[s].bytes;
+    if (recvBytes == 0) {
+      requests_.push_back(MPI_REQUEST_NULL);
+      expectedBytes_.push_back(0);
+      sources_.push_back(x.from);
+      check(MPI_Irecv(nullptr, 0, MPI_BYTE, x.from, mpiTag, comm_, &requests_.back()), "MPI_Irecv");
+    }
+    for (std::size_t s = 0; s < x.numRecvs; ++s) {
+      char* base = static_cast<char*>(x.recvs[s].data);
+      for (std::size_t off = 0; off < x.recvs[s].bytes; off += kMaxMessageBytes) {
+        const std::size_t len = std::min(kMaxMessageBytes, x.recvs[s].bytes - off);
         requests_.push_back(MPI_REQUEST_NULL);
-        expectedBytes_.push_back(n);
-        check(MPI_Irecv(base + off, static_cast<int>(n), MPI_BYTE, from, mpiTag, comm_, &requests_.back()),
+        expectedBytes_.push_back(len);
+        sources_.push_back(x.from);
+        check(MPI_Irecv(base + off, static_cast<int>(len), MPI_BYTE, x.from, mpiTag, comm_, &requests_.back()),
               "MPI_Irecv");
       }
     }
   }
   const std::size_t numRecvRequests = requests_.size();
-  if (to != kNoPeer && sendBytes == 0) {
-    requests_.push_back(MPI_REQUEST_NULL);
-    check(MPI_Isend(nullptr, 0, MPI_BYTE, to, mpiTag, comm_, &requests_.back()), "MPI_Isend");
-  }
-  if (to != kNoPeer) {
-    for (std::size_t s = 0; s < numSends; ++s) {
-      const char* base = static_cast<const char*>(sends[s].data);
-      for (std::size_t off = 0; off < sends[s].bytes; off += kMaxMessageBytes) {
-        const std::size_t n = std::min(kMaxMessageBytes, sends[s].bytes - off);
+  for (std::size_t e = 0; e < n; ++e) {
+    const PeerExchange& x = exchanges[e];
+    if (x.to == kNoPeer) continue;
+    std::size_t sendBytes = 0;
+    for (std::size_t s = 0; s < x.numSends; ++s) sendBytes += x.sends[s].bytes;
+    if (sendBytes == 0) {
+      requests_.push_back(MPI_REQUEST_NULL);
+      check(MPI_Isend(nullptr, 0, MPI_BYTE, x.to, mpiTag, comm_, &requests_.back()), "MPI_Isend");
+    }
+    for (std::size_t s = 0; s < x.numSends; ++s) {
+      const char* base = static_cast<const char*>(x.sends[s].data);
+      for (std::size_t off = 0; off < x.sends[s].bytes; off += kMaxMessageBytes) {
+        const std::size_t len = std::min(kMaxMessageBytes, x.sends[s].bytes - off);
         requests_.push_back(MPI_REQUEST_NULL);
-        check(MPI_Isend(base + off, static_cast<int>(n), MPI_BYTE, to, mpiTag, comm_, &requests_.back()),
+        check(MPI_Isend(base + off, static_cast<int>(len), MPI_BYTE, x.to, mpiTag, comm_, &requests_.back()),
               "MPI_Isend");
       }
     }
@@ -119,7 +131,7 @@ void MpiTransport::exchange(const SendSegment* sends, std::size_t numSends, int 
     check(MPI_Get_count(&statuses_[r], MPI_BYTE, &got), "MPI_Get_count");
     if (static_cast<std::size_t>(got) != expectedBytes_[r])
       throw Error("coll::MpiTransport: expected " + std::to_string(expectedBytes_[r]) + " bytes from rank " +
-                  std::to_string(from) + " (tag " + std::to_string(tag) + "), got " + std::to_string(got));
+                  std::to_string(sources_[r]) + " (tag " + std::to_string(tag) + "), got " + std::to_string(got));
   }
 }
 

@@ -153,21 +153,21 @@ coll.program @p attributes {kind = #coll.kind<exclusive_scan>, num_parts = 1 : i
 
 // -----
 
-coll.program @p attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, op = #coll.op<sum>} {
+coll.program @p attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, num_scratch_parts = 7 : i64, op = #coll.op<sum>} {
   // expected-error @+1 {{'coll.step' op vector move 3 -> 10 stays on its placement; only a copy step moves locally}}
   coll.step "reduce-scatter" fold vectors {3 -> 10}
 }
 
 // -----
 
-coll.program @p attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, op = #coll.op<sum>} {
+coll.program @p attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, num_scratch_parts = 7 : i64, op = #coll.op<sum>} {
   // expected-error @+1 {{'coll.step' op vector move 3 -> 14 names a slot outside [0, 14)}}
   coll.step "all-gather" copy vectors {3 -> 14}
 }
 
 // -----
 
-coll.program @p attributes {kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, op = #coll.op<sum>} {
+coll.program @p attributes {kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, num_scratch_parts = 7 : i64, op = #coll.op<sum>} {
   // expected-error @+1 {{'coll.step' op vector moves need a `group` on their coll.program}}
   coll.step "all-gather" copy vectors {3 -> 4}
 }

@@ -7,7 +7,7 @@
 // The sum then sits at placements 0 and 1, so the first distribution step
 // is skipped: 2 * 3 - 1 = 5 communication steps.
 // CHECK-LABEL: coll.program @shifted
-// CHECK-SAME: num_parts = 14 : i64, num_ranks = 7 : i64
+// CHECK-SAME: num_parts = 14 : i64, num_ranks = 7 : i64, num_scratch_parts = 7 : i64
 // CHECK-NEXT: coll.step "local" copy vectors {3 -> 10}
 // CHECK-NEXT: coll.step "reduce-scatter" fold vectors {4 -> 0, 5 -> 1, 6 -> 2, 0 -> 10}
 // CHECK-NEXT: coll.step "local" copy vectors {1 -> 8}
@@ -25,7 +25,7 @@ coll.collective @shifted {butterfly_r = 1 : i64, group = #coll.group<cyclic>, ki
 
 // butterfly(r = max) on cyclic(7): all 7 shifts, no distribution, 3 steps.
 // CHECK-LABEL: coll.program @latency
-// CHECK-SAME: num_parts = 21 : i64, num_ranks = 7 : i64
+// CHECK-SAME: num_parts = 21 : i64, num_ranks = 7 : i64, num_scratch_parts = 14 : i64
 // CHECK-NEXT: coll.step "local" copy vectors {0 -> 7, 1 -> 8, 2 -> 9, 3 -> 10, 4 -> 11, 5 -> 12, 6 -> 13}
 // CHECK-NEXT: coll.step "reduce-scatter" fold vectors {4 -> 7, 5 -> 8, 6 -> 9, 0 -> 10, 1 -> 11, 2 -> 12, 3 -> 13}
 // CHECK-NEXT: coll.step "local" copy vectors {8 -> 15, 9 -> 16, 10 -> 17, 11 -> 18, 12 -> 19, 13 -> 20, 7 -> 14}

@@ -96,3 +96,24 @@ TEST_CASE("ReTri on 9 ranks: the balanced-ternary digits of the centered "
   CHECK(steps[2].blocks == std::vector<int>{2, 3, 4});
   CHECK(steps[3].blocks == std::vector<int>{5, 6, 7});
 }
+
+TEST_CASE("Trivance: log3 phases on the largest power of three, at most two "
+          "bands of extra ranks") {
+  for (int n = 1; n <= 200; ++n) {
+    CAPTURE(n);
+    TrivanceShape shape = trivanceShape(n);
+    CHECK(shape.core <= n);
+    CHECK(shape.core * 3 > n);
+    int power = 1;
+    for (int k = 0; k < shape.phases; ++k)
+      power *= 3;
+    CHECK(power == shape.core);
+    CHECK(shape.bands <= 2);
+    // The bands cover the extra ranks exactly: core * (bands + 1) >= n.
+    CHECK(shape.core * (shape.bands + 1) >= n);
+    CHECK(shape.core * shape.bands < n);
+  }
+  // n = 3^s: s phases and nothing to fold.
+  CHECK(trivanceShape(81).phases == 4);
+  CHECK(trivanceShape(81).bands == 0);
+}

@@ -47,6 +47,8 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
   sp.ranks = program.getNumRanks();
   sp.parts = program.getNumParts();
   sp.group = program.getGroup();
+  if (std::optional<uint64_t> scratch = program.getNumScratchParts())
+    sp.scratchParts = static_cast<int64_t>(*scratch);
   if (sp.group)
     sp.algebra = GroupAlgebra::of(program);
   sp.noncommutative = program.getNoncommutative();
@@ -263,7 +265,19 @@ static z3::expr numLike(const z3::expr &like, int64_t value) {
                            like.get_sort().bv_size());
 }
 
+/// Whether `part` carries data (the last scratchParts parts do not).
+static z3::expr isDataPart(const SlotProgram &program, const z3::expr &part) {
+  if (program.scratchParts == 0)
+    return part.ctx().bool_val(true);
+  return z3::ult(part, numLike(part, program.parts - program.scratchParts));
+}
+
 z3::expr Encoder::heldAt(const z3::expr &part, const z3::expr &rank) const {
+  return isDataPart(program, part) && heldByKind(part, rank);
+}
+
+z3::expr Encoder::heldByKind(const z3::expr &part,
+                             const z3::expr &rank) const {
   switch (program.kind) {
   case CollectiveKind::exclusive_scan: // part 0 carries the prefix
     return part == numLike(part, 0);
@@ -280,6 +294,11 @@ z3::expr Encoder::heldAt(const z3::expr &part, const z3::expr &rank) const {
 
 z3::expr Encoder::deliveredAt(const z3::expr &part,
                               const z3::expr &rank) const {
+  return isDataPart(program, part) && deliveredByKind(part, rank);
+}
+
+z3::expr Encoder::deliveredByKind(const z3::expr &part,
+                                  const z3::expr &rank) const {
   switch (program.kind) {
   case CollectiveKind::exclusive_scan: // part 1, but rank 0's is undefined
     return part == numLike(part, 1) && rank != numLike(rank, 0);
@@ -316,11 +335,14 @@ z3::expr Encoder::needsAt(const z3::expr &part, const z3::expr &rank,
 
 // The slot forms: group level (placements) or (part, rank) of the slot.
 z3::expr Encoder::notScratch(const z3::expr &slot) const {
-  if (!program.group || program.parts == program.ranks)
+  if (program.scratchParts == 0)
     return ctx.bool_val(true);
   z3::expr ranks = num(program.ranks);
-  return program.groupLevel ? z3::ult(slot, ranks)
-                            : z3::ult(z3::udiv(slot, ranks), ranks);
+  // Group level: slots are copy * P + placement, copies 1.. scratch.
+  return program.groupLevel
+             ? z3::ult(slot, ranks)
+             : z3::ult(z3::udiv(slot, ranks),
+                       num(program.parts - program.scratchParts));
 }
 
 z3::expr Encoder::initiallyHeld(const z3::expr &slot) const {

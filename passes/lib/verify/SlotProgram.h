@@ -54,6 +54,8 @@ struct SlotStep {
 struct SlotProgram {
   bool groupLevel = false;
   int64_t ranks = 0, parts = 0, numSlots = 0;
+  /// The last parts, which start empty and are no result.
+  int64_t scratchParts = 0;
   std::optional<GroupKind> group;
   /// The group of a program on one (its element table for generated ones).
   std::optional<GroupAlgebra> algebra;
@@ -131,6 +133,8 @@ public:
   /// Whether `slot` is one of the P parts rather than a scratch copy.
   z3::expr notScratch(const z3::expr &slot) const;
   z3::expr heldAt(const z3::expr &part, const z3::expr &rank) const;
+  z3::expr heldByKind(const z3::expr &part, const z3::expr &rank) const;
+  z3::expr deliveredByKind(const z3::expr &part, const z3::expr &rank) const;
   z3::expr deliveredAt(const z3::expr &part, const z3::expr &rank) const;
   z3::expr needsAt(const z3::expr &part, const z3::expr &rank,
                    const z3::expr &tokenPart,

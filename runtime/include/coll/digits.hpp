@@ -91,4 +91,25 @@ inline int digitPhases(const Digits& digits, int n) {
   return steps.empty() ? 0 : steps.back().phase + 1;
 }
 
+// Trivance allreduce (Juerss, Addanki, Schmid 2026; seeds/002) on n ranks:
+// the core is the largest power of three m <= n, where phase k combines the
+// values of r - 3^k, r and r + 3^k (`phases` = log3 m phases); the ranks
+// beyond it fold into rank (r mod m) first, in `bands` bands of m ranks,
+// and get the result back at the end.
+struct TrivanceShape {
+  int core;
+  int phases;
+  int bands;
+};
+
+inline TrivanceShape trivanceShape(int n) {
+  TrivanceShape shape{1, 0, 0};
+  while (shape.core <= n / 3) {
+    shape.core *= 3;
+    ++shape.phases;
+  }
+  shape.bands = n > 0 ? (n - 1) / shape.core : 0;
+  return shape;
+}
+
 }  // namespace coll

@@ -67,7 +67,7 @@ class PeerSteps {
   void receiveCombine(int step, int from, T* acc, std::size_t n, Op op) {
     if (tmp_.size() < n) tmp_.resize(n);
     receive(step, from, tmp_.data(), n);
-    merge(from, acc, n, op);
+    merge(from, tmp_.data(), acc, n, op);
   }
 
   // Sends acc to `to` while merging what arrives from `from` (either peer
@@ -76,16 +76,31 @@ class PeerSteps {
   void exchangeCombine(int step, int to, int from, T* acc, std::size_t n, Op op) {
     if (tmp_.size() < n) tmp_.resize(n);
     exchange(step, to, acc, n, from, tmp_.data(), n);
-    if (from != kNoPeer) merge(from, acc, n, op);
+    if (from != kNoPeer) merge(from, tmp_.data(), acc, n, op);
+  }
+
+  // Sends acc to `right` and `left` and merges both of their values into
+  // it, all four messages at once: a Trivance phase on two ports.
+  template <class Op>
+  void exchangeBothCombine(int step, int right, int left, T* acc, std::size_t n, Op op) {
+    if (tmp_.size() < 2 * n) tmp_.resize(2 * n);
+    const SendSegment out{acc, n * sizeof(T)};
+    const RecvSegment fromLeft{tmp_.data(), n * sizeof(T)};
+    const RecvSegment fromRight{tmp_.data() + n, n * sizeof(T)};
+    const PeerExchange both[2] = {{&out, 1, checkPeer(right), &fromLeft, 1, checkPeer(left)},
+                                  {&out, 1, checkPeer(left), &fromRight, 1, checkPeer(right)}};
+    comm_.transport().exchangeAll(both, 2, step);
+    merge(left, tmp_.data(), acc, n, op);
+    merge(right, tmp_.data() + n, acc, n, op);
   }
 
  private:
   template <class Op>
-  void merge(int from, T* acc, std::size_t n, Op op) {
+  void merge(int from, const T* in, T* acc, std::size_t n, Op op) {
     if (from < comm_.rank())
-      for (std::size_t i = 0; i < n; ++i) acc[i] = op(tmp_[i], acc[i]);
+      for (std::size_t i = 0; i < n; ++i) acc[i] = op(in[i], acc[i]);
     else
-      for (std::size_t i = 0; i < n; ++i) acc[i] = op(acc[i], tmp_[i]);
+      for (std::size_t i = 0; i < n; ++i) acc[i] = op(acc[i], in[i]);
   }
 
   int checkPeer(int peer) const {

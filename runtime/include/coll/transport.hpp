@@ -43,6 +43,16 @@ struct RecvSegment {
   std::size_t bytes;
 };
 
+// One rank's part of a step with one partner on each side (see exchange).
+struct PeerExchange {
+  const SendSegment* sends;
+  std::size_t numSends;
+  int to;
+  const RecvSegment* recvs;
+  std::size_t numRecvs;
+  int from;
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -56,6 +66,15 @@ class Transport {
   virtual void exchange(const SendSegment* sends, std::size_t numSends, int to,
                         const RecvSegment* recvs, std::size_t numRecvs, int from,
                         int tag) = 0;
+  // Several exchanges of one step at once, e.g. both ports of a Trivance
+  // phase (seeds/002). The default runs them one after another, which is
+  // correct when every rank lists its exchanges in the same pattern; a
+  // transport with nonblocking sends overlaps them.
+  virtual void exchangeAll(const PeerExchange* exchanges, std::size_t n, int tag) {
+    for (std::size_t i = 0; i < n; ++i)
+      exchange(exchanges[i].sends, exchanges[i].numSends, exchanges[i].to, exchanges[i].recvs,
+               exchanges[i].numRecvs, exchanges[i].from, tag);
+  }
 };
 
 // Transport over a private duplicate of an MPI communicator, so collc
@@ -72,6 +91,7 @@ class MpiTransport final : public Transport {
   void exchange(const SendSegment* sends, std::size_t numSends, int to,
                 const RecvSegment* recvs, std::size_t numRecvs, int from,
                 int tag) override;
+  void exchangeAll(const PeerExchange* exchanges, std::size_t n, int tag) override;
 
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;
@@ -82,6 +102,7 @@ class MpiTransport final : public Transport {
   std::vector<MPI_Request> requests_;
   std::vector<MPI_Status> statuses_;
   std::vector<std::size_t> expectedBytes_;  // per request; only recvs are checked
+  std::vector<int> sources_;                // per receive request, for messages
 };
 
 // The communicator handle of generated collectives. Owns its transport.

@@ -10,7 +10,7 @@
 // SIM: error: matching violated in 'butterfly_r1' for P = 7: step 1, rank 0 sends two messages in one step (to 3 and 2)
 
 module {
-  coll.program @butterfly_r1 attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, op = #coll.op<sum>} {
+  coll.program @butterfly_r1 attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, num_scratch_parts = 7 : i64, op = #coll.op<sum>} {
     coll.step "local" copy vectors {3 -> 10}
     coll.step "reduce-scatter" fold vectors {4 -> 0, 5 -> 1, 6 -> 2, 0 -> 9}
     coll.step "local" copy vectors {1 -> 8}

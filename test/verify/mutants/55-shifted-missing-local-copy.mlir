@@ -10,7 +10,7 @@
 // SIM: error: ownership violated in 'butterfly_r1' for P = 7: step 0, rank 3 combines into part 7, which it does not hold (it never received it)
 
 module {
-  coll.program @butterfly_r1 attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, op = #coll.op<sum>} {
+  coll.program @butterfly_r1 attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, num_scratch_parts = 7 : i64, op = #coll.op<sum>} {
     coll.step "reduce-scatter" fold vectors {4 -> 0, 5 -> 1, 6 -> 2, 0 -> 10}
     coll.step "local" copy vectors {1 -> 8}
     coll.step "reduce-scatter" fold vectors {2 -> 0, 3 -> 1, 10 -> 8, 4 -> 2}

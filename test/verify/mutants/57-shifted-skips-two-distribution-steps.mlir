@@ -10,7 +10,7 @@
 // SIM: error: coverage violated in 'butterfly_r1' for P = 7: after the last step, rank 0 ends with part 1 = {0}, missing {1, 2, 3, 4, 5, 6}
 
 module {
-  coll.program @butterfly_r1 attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, op = #coll.op<sum>} {
+  coll.program @butterfly_r1 attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, num_scratch_parts = 7 : i64, op = #coll.op<sum>} {
     coll.step "local" copy vectors {3 -> 10}
     coll.step "reduce-scatter" fold vectors {4 -> 0, 5 -> 1, 6 -> 2, 0 -> 10}
     coll.step "local" copy vectors {1 -> 8}

@@ -81,10 +81,10 @@ def Coll_ProgramOp : Coll_Op<"program", [Symbol, NoTerminator, SingleBlock,
     The steps of one collective for `num_ranks` ranks. Every rank's buffer is
     cut into `num_parts` parts; the steps in the body run in order. A
     `generated` group lists its elements in `group_elements` (P rows of P
-    images: row k is t_k, in the enumeration the schedule uses). On a
-    group, num_parts = c * num_ranks gives c - 1 scratch copies of the P
-    parts: part c * P + b is a copy of part b that starts empty and is no
-    result.
+    images: row k is t_k, in the enumeration the schedule uses). The last
+    `num_scratch_parts` parts are scratch: they start empty and are no
+    result (the shifted butterfly's extra copies of the P parts, part
+    c * P + b being copy c of part b; Trivance's received value).
     `chunk_of_part` says which memory chunk holds each part (identity when
     absent): the xor group stores part b in chunk bitreverse(b) so that every
     message is one contiguous range.
@@ -106,6 +106,7 @@ def Coll_ProgramOp : Coll_Op<"program", [Symbol, NoTerminator, SingleBlock,
     OptionalAttr<DenseI64ArrayAttr>:$chunk_of_part,
     OptionalAttr<Coll_GroupKindAttr>:$group,
     OptionalAttr<DenseI64ArrayAttr>:$group_elements,
+    OptionalAttr<I64Attr>:$num_scratch_parts,
     UnitAttr:$noncommutative,
     OptionalAttr<I64Attr>:$root
   );

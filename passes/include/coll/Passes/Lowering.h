@@ -20,7 +20,8 @@ ProgramOp createProgram(CollectiveOp spec, int64_t P, int64_t parts,
                         mlir::OpBuilder &builder,
                         mlir::DenseI64ArrayAttr chunkOfPart = {},
                         GroupKindAttr group = {},
-                        mlir::DenseI64ArrayAttr groupElements = {});
+                        mlir::DenseI64ArrayAttr groupElements = {},
+                        int64_t scratchParts = 0);
 
 /// Appends a coll.step of explicit transfers sources[i] -> destinations[i]
 /// [parts[i]] (filed as received[i] when given) at the builder's insertion
