@@ -145,6 +145,16 @@ LogicalResult CollectiveOp::verify() {
              << static_cast<int64_t>(*getFlatBelow());
   }
 
+  if (std::optional<uint64_t> segments = getSegments()) {
+    if (static_cast<int64_t>(*segments) < 1)
+      return emitOpError("segments must be at least 1, got ")
+             << static_cast<int64_t>(*segments);
+    if (kind != CollectiveKind::allreduce ||
+        !(getGroup() == GroupKind::cyclic || getGroup() == GroupKind::xor_) ||
+        getButterflyR() != 0)
+      return emitOpError("segments pipeline the allreduce of linear or "
+                         "butterfly(r = 0) on cyclic or xor only");
+  }
   if ((getGroup() == GroupKind::generated) != getGroupGenerators().has_value())
     return emitOpError(getGroupGenerators()
                            ? "group_generators need group = generated"

@@ -66,6 +66,10 @@ struct Declaration {
   // `digits radix(k) | balanced_ternary` sets the schedule.
   llvm::SMLoc digitsLoc;
   std::optional<int64_t> radix;
+
+  // `segments = S`: pipeline S segments of the buffer.
+  llvm::SMLoc segmentsLoc;
+  std::optional<int64_t> segments;
 };
 
 class Parser {
@@ -133,6 +137,7 @@ private:
   LogicalResult parseRanks(Declaration &decl);
   LogicalResult parseGroup(Declaration &decl);
   LogicalResult parseGeneratedGroup(Declaration &decl);
+  LogicalResult parseSegments(Declaration &decl);
   LogicalResult checkGeneratedGroup(Declaration &decl);
   LogicalResult parseSchedule(Declaration &decl);
   LogicalResult parseTree(Declaration &decl);
@@ -283,7 +288,8 @@ LogicalResult Parser::parseKindArguments(Declaration &decl) {
 LogicalResult Parser::parseStatement(Declaration &decl) {
   if (!tok.is(Token::identifier))
     return unexpected(
-        "a statement (ranks, group, schedule, tree, digits or root)");
+        "a statement (ranks, group, schedule, tree, digits, root or "
+        "segments)");
   llvm::StringRef word = tok.spelling;
   auto duplicate = [&](llvm::SMLoc previous) -> LogicalResult {
     if (!previous.isValid())
@@ -305,7 +311,9 @@ LogicalResult Parser::parseStatement(Declaration &decl) {
                      &Parser::parseSchedule},
                     {"tree", &Declaration::treeLoc, &Parser::parseTree},
                     {"root", &Declaration::rootLoc, &Parser::parseRoot},
-                    {"digits", &Declaration::digitsLoc, &Parser::parseDigits}};
+                    {"digits", &Declaration::digitsLoc, &Parser::parseDigits},
+                    {"segments", &Declaration::segmentsLoc,
+                     &Parser::parseSegments}};
   for (const auto &statement : statements) {
     if (word != statement.word)
       continue;
@@ -315,7 +323,7 @@ LogicalResult Parser::parseStatement(Declaration &decl) {
   }
   return error(tok.loc, "unknown statement '" + word +
                             "'; expected ranks, group, schedule, tree, "
-                            "digits or root");
+                            "digits, root or segments");
 }
 
 LogicalResult Parser::parseRanks(Declaration &decl) {
@@ -612,7 +620,33 @@ LogicalResult Parser::parseRoot(Declaration &decl) {
   return expectSemicolon(last, "the root statement");
 }
 
+LogicalResult Parser::parseSegments(Declaration &decl) {
+  decl.segmentsLoc = tok.loc;
+  consume();
+  if (failed(expect(Token::equal)))
+    return failure();
+  llvm::SMLoc at = tok.loc;
+  Token last = tok;
+  int64_t segments;
+  if (failed(parseInteger(segments)))
+    return failure();
+  if (segments < 1)
+    return error(at, "segments must be at least 1, got " +
+                         llvm::Twine(segments));
+  decl.segments = segments;
+  return expectSemicolon(last, "the segments statement");
+}
+
 LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
+  if (decl.segmentsLoc.isValid() &&
+      (decl.kind != CollectiveKind::allreduce || decl.treeLoc.isValid() ||
+       decl.digitsLoc.isValid() ||
+       !(decl.group == GroupKind::cyclic || decl.group == GroupKind::xor_) ||
+       decl.butterflyR != 0))
+    return error(decl.segmentsLoc,
+                 "segments = S pipelines the allreduce of a group schedule "
+                 "(linear or butterfly(r = 0) on cyclic(P) or xor(P)) so "
+                 "far");
   bool rooted = isRooted(decl.kind);
   if (rooted && !decl.root)
     return error(closeLoc, "collective '" + decl.name + "' of kind " +
@@ -913,7 +947,7 @@ void Parser::build(const Declaration &decl) {
       ScheduleKindAttr::get(ctx, *decl.schedule),
       builder.getI64IntegerAttr(decl.butterflyR), optionalInt(decl.root),
       optionalInt(decl.arity), optionalInt(decl.flatBelow),
-      optionalInt(decl.radix),
+      optionalInt(decl.radix), optionalInt(decl.segments),
       decl.noncommutative ? builder.getUnitAttr() : UnitAttr());
 }
 

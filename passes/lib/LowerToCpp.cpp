@@ -653,6 +653,16 @@ static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
           "  for (int mask = 1; mask < P; mask *= 2, ++step)\n"
           "    steps.exchangeCombine(step, comm.rank() ^ mask, comm.rank() ^ "
           "mask, recv, count, op);\n";
+  } else if (kind == CollectiveKind::allreduce && spec.getSegments() &&
+             *spec.getSegments() > 1) {
+    os << "  // segments = " << *spec.getSegments()
+       << ": the moves below run on each segment of the buffer,\n"
+          "  // pipelined (coll::runPipelined).\n"
+          "  coll::MoveList ws;\n";
+    emitSchedule(spec, os);
+    os << "  coll::runPipelined<" << type << ">(comm, " << group
+       << "(P), send, recv, count, " << *spec.getSegments()
+       << ", ws.moves, op);\n";
   } else if (kind == CollectiveKind::allreduce) {
     os << "  " << workspace << " ws(comm, " << group
        << "(P), send, recv, count);\n";

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -42,18 +43,23 @@ class Workspace {
   void combine(int from, int to, int vectors, Op op) {
     if (!prepare(from, to, vectors)) return;
     receiveIntoTemp();
-    const bool receivedFirst = peerFrom_ < comm_.rank();
-    std::size_t t = 0;
-    for (const Range& r : recvRanges_) {
-      T* dst = recv_ + r.begin;
-      const T* src = tmp_.data() + t;
-      if (receivedFirst)
-        for (std::size_t e = 0; e < r.size; ++e) dst[e] = op(src[e], dst[e]);
-      else
-        for (std::size_t e = 0; e < r.size; ++e) dst[e] = op(dst[e], src[e]);
-      t += r.size;
-    }
+    mergeFromTemp(op);
   }
+
+  // Pipelining (segments = S): post() prepares one step of this segment and
+  // fills the exchange to run together with other segments' steps
+  // (Transport::exchangeAll); complete*() then files what arrived. post()
+  // returns false when the segment has nothing to move.
+  bool post(int from, int to, int vectors, PeerExchange& exchange) {
+    if (!prepare(from, to, vectors) || peerTo_ == comm_.rank()) return false;
+    stageReceive();
+    exchange = PeerExchange{sendSegs_.data(), sendSegs_.size(), peerTo_,
+                            recvSegs_.data(), recvSegs_.size(), peerFrom_};
+    return true;
+  }
+  template <class Op>
+  void completeCombine(Op op) { mergeFromTemp(op); }
+  void completeCopy() { copyFromTemp(); }
 
   // Overwrite the vectors at placements to.. with those at from...
   void copy(int from, int to, int vectors) {
@@ -62,11 +68,7 @@ class Workspace {
     if (overlaps(sendRanges_, recvRanges_)) {
       // MPI forbids receiving into memory that is being sent; stage it.
       receiveIntoTemp();
-      std::size_t t = 0;
-      for (const Range& r : recvRanges_) {
-        std::copy(tmp_.data() + t, tmp_.data() + t + r.size, recv_ + r.begin);
-        t += r.size;
-      }
+      copyFromTemp();
       return;
     }
     recvSegs_.clear();
@@ -139,9 +141,9 @@ class Workspace {
     return true;
   }
 
-  // Exchange with the received ranges packed back to back in tmp_. One recv
-  // segment per range so message sizes match the sender's segments.
-  void receiveIntoTemp() {
+  // The received ranges packed back to back in tmp_. One recv segment per
+  // range so message sizes match the sender's segments.
+  void stageReceive() {
     std::size_t total = 0;
     for (const Range& r : recvRanges_) total += r.size;
     if (tmp_.size() < total) tmp_.resize(total);
@@ -151,8 +153,36 @@ class Workspace {
       recvSegs_.push_back({tmp_.data() + t, r.size * sizeof(T)});
       t += r.size;
     }
+  }
+
+  void receiveIntoTemp() {
+    stageReceive();
     comm_.transport().exchange(sendSegs_.data(), sendSegs_.size(), peerTo_, recvSegs_.data(),
                                recvSegs_.size(), peerFrom_, tag_);
+  }
+
+  // The value from the lower-ranked holder goes first.
+  template <class Op>
+  void mergeFromTemp(Op op) {
+    const bool receivedFirst = peerFrom_ < comm_.rank();
+    std::size_t t = 0;
+    for (const Range& r : recvRanges_) {
+      T* dst = recv_ + r.begin;
+      const T* src = tmp_.data() + t;
+      if (receivedFirst)
+        for (std::size_t e = 0; e < r.size; ++e) dst[e] = op(src[e], dst[e]);
+      else
+        for (std::size_t e = 0; e < r.size; ++e) dst[e] = op(dst[e], src[e]);
+      t += r.size;
+    }
+  }
+
+  void copyFromTemp() {
+    std::size_t t = 0;
+    for (const Range& r : recvRanges_) {
+      std::copy(tmp_.data() + t, tmp_.data() + t + r.size, recv_ + r.begin);
+      t += r.size;
+    }
   }
 
   Comm& comm_;
@@ -169,5 +199,67 @@ class Workspace {
   std::vector<SendSegment> sendSegs_;
   std::vector<RecvSegment> recvSegs_;
 };
+
+// A group-level move, as a pipelined schedule lists it.
+struct GroupMove {
+  int from, to, vectors;
+  bool combine;
+};
+
+// Records a schedule's moves through Workspace's calls, for runPipelined.
+class MoveList {
+ public:
+  template <class Op>
+  void combine(int from, int to, int vectors, Op) { moves.push_back({from, to, vectors, true}); }
+  void copy(int from, int to, int vectors) { moves.push_back({from, to, vectors, false}); }
+  std::vector<GroupMove> moves;
+};
+
+// `segments = S`: the buffer is cut into S consecutive segments (the first
+// count % S one element longer), each its own Workspace running the same
+// moves. In super-step t segment j runs move t - j, and all messages of a
+// super-step go out at once, so segment j + 1 enters a step as soon as
+// segment j leaves it. Segments touch disjoint memory, so the proof of the
+// moves covers every segment.
+template <class T, class Group, class Op>
+void runPipelined(Comm& comm, const Group& group, const T* send, T* recv, std::size_t count,
+                  int segments, const std::vector<GroupMove>& moves, Op op) {
+  if (segments < 1) throw Error("coll::runPipelined: segments must be >= 1, got " + std::to_string(segments));
+  if (count > 0 && (send == nullptr || recv == nullptr))
+    throw Error("coll::runPipelined: null buffer with count " + std::to_string(count));
+  if (count == 0) return;
+  const std::size_t S = static_cast<std::size_t>(segments), q = count / S, r = count % S;
+  std::vector<std::unique_ptr<Workspace<T, Group>>> parts;
+  for (std::size_t j = 0; j < S; ++j) {
+    const std::size_t offset = j * q + std::min(j, r), length = q + (j < r ? 1 : 0);
+    parts.push_back(std::make_unique<Workspace<T, Group>>(comm, group, send + offset, recv + offset, length));
+  }
+  const int steps = static_cast<int>(moves.size());
+  std::vector<PeerExchange> exchanges;
+  std::vector<int> active;
+  for (int t = 0; t + 1 < steps + segments; ++t) {
+    exchanges.clear();
+    active.clear();
+    for (int j = 0; j < segments; ++j) {
+      const int k = t - j;
+      if (k < 0 || k >= steps) continue;
+      PeerExchange exchange{};
+      if (parts[static_cast<std::size_t>(j)]->post(moves[static_cast<std::size_t>(k)].from,
+                                                   moves[static_cast<std::size_t>(k)].to,
+                                                   moves[static_cast<std::size_t>(k)].vectors, exchange)) {
+        exchanges.push_back(exchange);
+        active.push_back(j);
+      }
+    }
+    if (!exchanges.empty()) comm.transport().exchangeAll(exchanges.data(), exchanges.size(), t);
+    for (int j : active) {
+      Workspace<T, Group>& part = *parts[static_cast<std::size_t>(j)];
+      if (moves[static_cast<std::size_t>(t - j)].combine)
+        part.completeCombine(op);
+      else
+        part.completeCopy();
+    }
+  }
+}
 
 }  // namespace coll

@@ -28,6 +28,9 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     the images of ranks 0..P-1 under one generator (products such as
     `cyclic(3) * cyclic(4)` are written this way), and a fixed `num_ranks`;
     the generators must make an abelian group acting regularly.
+    `segments` (allreduce on cyclic or xor, r = 0) cuts the buffer into that
+    many segments whose steps the runtime pipelines; every segment runs the
+    same step program on its own memory, so the program's proof covers it.
     `op = custom` means the caller passes the operator; `noncommutative`
     (custom only) requires every merge to join adjacent rank runs, which the
     operator-legality proof checks for each rank count.
@@ -53,6 +56,7 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     OptionalAttr<I64Attr>:$arity,
     OptionalAttr<I64Attr>:$flat_below,
     OptionalAttr<I64Attr>:$radix,
+    OptionalAttr<I64Attr>:$segments,
     UnitAttr:$noncommutative
   );
   let assemblyFormat = "$sym_name attr-dict";
