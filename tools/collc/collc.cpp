@@ -5,12 +5,15 @@
 //   collc trace FILE --ranks N [--count N] [--collective NAME]
 //   collc verify FILE [--ranks 2..64|3,7,127] [--collective NAME] [--json]
 //                [--no-family] [--timeout-ms N]
+//   collc cost FILE --model M [--ranks N] [--sizes 64,8K,1M]
+//   collc explain FILE --model M [--ranks N]
 //
 // FILE is a .coll file or MLIR (spec or step ops). Errors go through MLIR's
 // diagnostic engine, so they read `file:line:col: error: ...` with the
 // source line and a caret; a failed compile writes no output file.
 //
 //===----------------------------------------------------------------------===//
+#include "CostCommand.h"
 #include "VerifyCommand.h"
 #include "coll/Dialect/CollOps.h"
 #include "coll/Frontend/Parser.h"
@@ -57,6 +60,14 @@ const char *const kUsage = R"(usage:
       closed-form schedules, for all P at once; a step-level .mlir file is
       verified as written. Exit 0: proven; 1: violated (with a
       counterexample); 3: not proven (Z3 timeout or unknown).
+  collc cost FILE --model MODEL [--ranks N] [--sizes 64,8K,128K,1M]
+               [--collective NAME]
+      Predict each collective's time for each size on an alpha-beta-gamma
+      machine (docs/cost-model.md): MODEL is a file of `key = value` lines
+      or inline `alpha=0.065,beta=1.717528e-5,gamma=0` (us, us/B, us/B).
+  collc explain FILE --model MODEL [--ranks N] [--collective NAME]
+      Each collective's cost as fixed + per-byte * M, the fastest one per
+      size range, and where each pair crosses.
 FILE is a .coll file or MLIR text.
 )";
 
@@ -64,6 +75,7 @@ struct Options {
   std::string command, input, output, stage, cppNamespace = "collc", collective;
   std::optional<int64_t> ranks, count;
   collc::VerifyCommandOptions verify;
+  collc::CostCommandOptions cost;
 };
 
 int usageError(const llvm::Twine &message) {
@@ -88,8 +100,10 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
     return 0;
   }
   if (opts.command != "compile" && opts.command != "emit" &&
-      opts.command != "trace" && opts.command != "verify")
+      opts.command != "trace" && opts.command != "verify" &&
+      opts.command != "cost" && opts.command != "explain")
     return usageError("unknown command '" + opts.command + "'");
+  bool pricing = opts.command == "cost" || opts.command == "explain";
   for (int i = 2; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
     auto value = [&](llvm::StringRef flag) -> std::optional<std::string> {
@@ -111,6 +125,14 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
       opts.stage = *v;
     } else if (std::optional<std::string> v = value("--collective")) {
       opts.collective = *v;
+    } else if (std::optional<std::string> v = pricing ? value("--model")
+                                                      : std::nullopt) {
+      opts.cost.model = *v;
+    } else if (std::optional<std::string> v = pricing ? value("--sizes")
+                                                      : std::nullopt) {
+      if (std::optional<std::string> error =
+              collc::parseSizeList(*v, opts.cost.sizes))
+        return usageError(*error);
     } else if (arg == "--json" && opts.command == "verify") {
       opts.verify.json = true;
     } else if (arg == "--no-family" && opts.command == "verify") {
@@ -157,6 +179,9 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
                       "--stage=moves");
   opts.verify.input = opts.input;
   opts.verify.collective = opts.collective;
+  opts.cost.explain = opts.command == "explain";
+  opts.cost.ranks = opts.ranks.value_or(0);
+  opts.cost.collective = opts.collective;
   return std::nullopt;
 }
 
@@ -295,6 +320,8 @@ int main(int argc, char **argv) {
     return runTrace(*module, opts);
   if (opts.command == "verify")
     return collc::runVerify(*module, opts.verify);
+  if (opts.command == "cost" || opts.command == "explain")
+    return collc::runCost(*module, opts.cost);
   // emit
   if (opts.stage != "spec" &&
       failed(expandAllCollectives(*module, opts.ranks.value_or(0), "--ranks N",

@@ -90,4 +90,27 @@ def CheckDataflow : Pass<"coll-check-dataflow", "mlir::ModuleOp"> {
   }];
 }
 
+def AnnotateCost : Pass<"coll-annotate-cost", "mlir::ModuleOp"> {
+  let summary = "Annotate every step with its alpha-beta-gamma cost";
+  let description = [{
+    For a call of `bytes` bytes (count * sizeof(T)) on a uniform, fully
+    connected machine, sets on every `coll.step` a `cost` dictionary: the
+    largest message a rank sends or receives (`bytes`), the largest merge a
+    rank does (`merged_bytes`), the hops of its longest path and its
+    predicted time `time_us` = alpha (if any rank sends) + beta * bytes +
+    gamma * merged_bytes; and on every `coll.program` the total
+    `cost_us`. design.md 5's closed forms are what these sums must give.
+  }];
+  let options = [
+    Option<"alpha", "alpha", "double", /*default=*/"0.0",
+           "Microseconds per message">,
+    Option<"beta", "beta", "double", /*default=*/"0.0",
+           "Microseconds per byte">,
+    Option<"gamma", "gamma", "double", /*default=*/"0.0",
+           "Microseconds per merged byte">,
+    Option<"bytes", "bytes", "double", /*default=*/"0.0",
+           "Bytes of the call (count * sizeof(T))">
+  ];
+}
+
 #endif // COLL_PASSES_TD

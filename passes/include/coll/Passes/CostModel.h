@@ -1,0 +1,70 @@
+//===- CostModel.h - alpha-beta-gamma cost of step programs -----*- C++ -*-===//
+//
+// The cost of a schedule computed from its step program (design.md 5): a
+// step in which some rank sends costs alpha (startup), plus beta per byte
+// of the largest message a rank sends or receives in it, plus gamma per
+// byte of the largest merge a rank does in it. The closed forms of
+// design.md 5 are test oracles for this, not its source.
+//
+// Bytes: `bytes` is the call's count * sizeof(T). Kinds over one vector
+// (allreduce, reduce, broadcast, barrier) cut it into the program's data
+// parts; the kinds of blocks (reduce_scatter, allgather, gather, scatter,
+// alltoall) and the scans move parts of `bytes` each.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLL_PASSES_COSTMODEL_H
+#define COLL_PASSES_COSTMODEL_H
+
+#include "coll/Dialect/CollOps.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coll {
+
+/// A uniform, fully connected machine: every message one hop.
+struct MachineModel {
+  std::string name = "model";
+  double alpha = 0; // microseconds per message
+  double beta = 0;  // microseconds per byte
+  double gamma = 0; // microseconds per merged byte
+
+  /// `key = value` lines (`#` comments): name, alpha (us), beta (us/B) or
+  /// bandwidth (GB/s), gamma (us/B). On error returns nullopt and sets
+  /// `error` to "LINE:COL: message".
+  static std::optional<MachineModel> parse(llvm::StringRef text,
+                                           std::string &error);
+  /// "alpha = 0.065 us, beta = 1.717528e-05 us/B (58.223 GB/s), gamma = 0 us/B"
+  std::string describe() const;
+};
+
+struct StepCost {
+  bool communicates = false; // some rank sends to another rank
+  double bytes = 0;          // largest message a rank sends or receives
+  double mergedBytes = 0;    // largest merge a rank does
+  int64_t hops = 0;          // longest path a message takes
+  double time = 0;           // microseconds
+};
+
+/// The cost of every step of `program` for a call of `bytes` bytes.
+std::vector<StepCost> costOfSteps(ProgramOp program, const MachineModel &model,
+                                  double bytes);
+
+/// The whole program's time: the sum over its steps.
+double predictedTime(ProgramOp program, const MachineModel &model,
+                     double bytes);
+
+/// On this model the time is affine in the size: time(M) = fixed + perByte M.
+struct AffineCost {
+  double fixed = 0, perByte = 0;
+  double at(double bytes) const { return fixed + perByte * bytes; }
+};
+AffineCost affineCost(ProgramOp program, const MachineModel &model);
+
+/// The size where two affine costs meet, if they cross at a positive size.
+std::optional<double> crossover(const AffineCost &a, const AffineCost &b);
+
+} // namespace coll
+
+#endif

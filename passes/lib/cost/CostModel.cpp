@@ -1,0 +1,160 @@
+//===- CostModel.cpp - alpha-beta-gamma cost of step programs -------------===//
+#include "coll/Passes/CostModel.h"
+#include "coll/Passes/GroupSchedule.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace coll;
+
+std::optional<MachineModel> MachineModel::parse(llvm::StringRef text,
+                                                std::string &error) {
+  MachineModel model;
+  bool haveBeta = false;
+  int lineNo = 0;
+  for (llvm::StringRef rest = text; !rest.empty();) {
+    auto [line, next] = rest.split('\n');
+    rest = next;
+    ++lineNo;
+    llvm::StringRef content = line.split('#').first;
+    llvm::StringRef trimmed = content.trim();
+    if (trimmed.empty())
+      continue;
+    auto at = [&](llvm::StringRef piece) {
+      return std::to_string(lineNo) + ":" +
+             std::to_string(piece.data() - line.data() + 1) + ": ";
+    };
+    auto [keyPart, valuePart] = trimmed.split('=');
+    llvm::StringRef key = keyPart.trim(), value = valuePart.trim();
+    if (!trimmed.contains('=')) {
+      error = at(trimmed) + "expected 'key = value', got '" + trimmed.str() + "'";
+      return std::nullopt;
+    }
+    if (key == "name") {
+      model.name = value.str();
+      continue;
+    }
+    double number;
+    if (value.empty() || value.getAsDouble(number) || number < 0) {
+      error = at(value.empty() ? keyPart : value) +
+              "expected a non-negative number for '" + key.str() + "', got '" +
+              value.str() + "'";
+      return std::nullopt;
+    }
+    if (key == "alpha") {
+      model.alpha = number;
+    } else if (key == "beta") {
+      model.beta = number;
+      haveBeta = true;
+    } else if (key == "bandwidth") {
+      if (number == 0) {
+        error = at(value) + "bandwidth must be positive";
+        return std::nullopt;
+      }
+      model.beta = 1e-3 / number; // GB/s = 1e3 bytes per microsecond
+      haveBeta = true;
+    } else if (key == "gamma") {
+      model.gamma = number;
+    } else {
+      error = at(keyPart) + "unknown key '" + key.str() +
+              "'; expected name, alpha, beta, bandwidth or gamma";
+      return std::nullopt;
+    }
+  }
+  if (!haveBeta) {
+    error = "1:1: the model needs beta (us per byte) or bandwidth (GB/s)";
+    return std::nullopt;
+  }
+  return model;
+}
+
+std::string MachineModel::describe() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "alpha = " << llvm::format("%g", alpha)
+     << " us, beta = " << llvm::format("%.7g", beta) << " us/B";
+  if (beta > 0)
+    os << " (" << llvm::format("%.3f", 1e-3 / beta) << " GB/s)";
+  os << ", gamma = " << llvm::format("%g", gamma) << " us/B";
+  return text;
+}
+
+/// Bytes of one part: a share of the vector, or a whole block.
+static double partBytes(ProgramOp program, double bytes) {
+  switch (program.getKind()) {
+  case CollectiveKind::allreduce:
+  case CollectiveKind::reduce:
+  case CollectiveKind::broadcast:
+  case CollectiveKind::barrier: {
+    int64_t scratch =
+        static_cast<int64_t>(program.getNumScratchParts().value_or(0));
+    int64_t data = static_cast<int64_t>(program.getNumParts()) - scratch;
+    return bytes / static_cast<double>(data);
+  }
+  default:
+    return bytes;
+  }
+}
+
+std::vector<StepCost> coll::costOfSteps(ProgramOp program,
+                                        const MachineModel &model,
+                                        double bytes) {
+  double part = partBytes(program, bytes);
+  std::vector<StepCost> costs;
+  for (StepOp step : program.getBody().getOps<StepOp>()) {
+    bool merges = step.getStepKind() != StepKind::copy;
+    std::map<int64_t, double> sent, received, merged;
+    StepCost cost;
+    for (const Transfer &t : transfersOfStep(step)) {
+      double size = part * static_cast<double>(t.sent.size());
+      if (merges)
+        merged[t.dst] += size;
+      if (t.src == t.dst)
+        continue; // a local copy or merge moves no message
+      cost.communicates = true;
+      cost.hops = 1;
+      sent[t.src] += size;
+      received[t.dst] += size;
+    }
+    for (auto *side : {&sent, &received})
+      for (auto [rank, size] : *side)
+        cost.bytes = std::max(cost.bytes, size);
+    for (auto [rank, size] : merged)
+      cost.mergedBytes = std::max(cost.mergedBytes, size);
+    cost.time = (cost.communicates ? model.alpha : 0) +
+                model.beta * cost.bytes + model.gamma * cost.mergedBytes;
+    costs.push_back(cost);
+  }
+  return costs;
+}
+
+double coll::predictedTime(ProgramOp program, const MachineModel &model,
+                           double bytes) {
+  double total = 0;
+  for (const StepCost &c : costOfSteps(program, model, bytes))
+    total += c.time;
+  return total;
+}
+
+AffineCost coll::affineCost(ProgramOp program, const MachineModel &model) {
+  // Every byte count in a step is proportional to the size.
+  AffineCost cost;
+  cost.fixed = predictedTime(program, model, 0);
+  cost.perByte = predictedTime(program, model, 1) - cost.fixed;
+  return cost;
+}
+
+std::optional<double> coll::crossover(const AffineCost &a,
+                                      const AffineCost &b) {
+  double slope = b.perByte - a.perByte;
+  if (slope == 0)
+    return std::nullopt;
+  double at = (a.fixed - b.fixed) / slope;
+  if (!(at > 0))
+    return std::nullopt;
+  return at;
+}

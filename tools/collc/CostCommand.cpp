@@ -1,0 +1,223 @@
+//===- CostCommand.cpp - collc cost and collc explain ---------------------===//
+//
+// Both expand every collective of the file for one rank count and price its
+// step program on an alpha-beta-gamma machine (passes/lib/cost): the table
+// of seed 000 (design.md 5), and why one candidate wins where.
+//
+//===----------------------------------------------------------------------===//
+#include "CostCommand.h"
+
+#include "coll/Dialect/CollOps.h"
+#include "coll/Passes/CostModel.h"
+#include "coll/Passes/Lowering.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace coll;
+
+std::optional<std::string>
+collc::parseSizeList(llvm::StringRef text, std::vector<double> &sizes) {
+  llvm::SmallVector<llvm::StringRef> items;
+  text.split(items, ',');
+  for (llvm::StringRef item : items) {
+    llvm::StringRef rest = item.trim();
+    rest.consume_back("B");
+    rest.consume_back("i");
+    double scale = 1;
+    if (rest.consume_back("K") || rest.consume_back("k"))
+      scale = 1024;
+    else if (rest.consume_back("M"))
+      scale = 1024.0 * 1024;
+    else if (rest.consume_back("G"))
+      scale = 1024.0 * 1024 * 1024;
+    uint64_t value;
+    if (rest.empty() || rest.getAsInteger(10, value))
+      return "--sizes needs sizes like 64,8K,128K,1M, got '" + item.str() + "'";
+    sizes.push_back(static_cast<double>(value) * scale);
+  }
+  return std::nullopt;
+}
+
+/// "64 B", "8 KiB", "1 MiB", or "7,124 B".
+static std::string sizeText(double bytes) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB"};
+  int unit = 0;
+  double value = bytes;
+  while (unit < 3 && value >= 1024 && std::fmod(value, 1024) == 0) {
+    value /= 1024;
+    ++unit;
+  }
+  uint64_t whole = static_cast<uint64_t>(std::llround(value));
+  std::string digits = std::to_string(whole), grouped;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0)
+      grouped += ',';
+    grouped += digits[i];
+  }
+  return grouped + " " + units[unit];
+}
+
+static std::optional<MachineModel> loadModel(llvm::StringRef spec) {
+  std::string error;
+  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+          llvm::MemoryBuffer::getFile(spec)) {
+    std::optional<MachineModel> model =
+        MachineModel::parse((*file)->getBuffer(), error);
+    if (!model)
+      llvm::errs() << spec << ":" << error.substr(0, error.find(": ")) << ": error: "
+                   << error.substr(error.find(": ") + 2) << "\n";
+    else if (model->name == "model")
+      model->name = spec.rsplit('/').second.empty() ? spec.str()
+                                                    : spec.rsplit('/').second.str();
+    return model;
+  }
+  if (!spec.contains('=')) {
+    llvm::errs() << "collc: error: --model '" << spec
+                 << "' is neither a readable file nor 'alpha=...,beta=...'\n";
+    return std::nullopt;
+  }
+  std::string lines = spec.str();
+  std::replace(lines.begin(), lines.end(), ',', '\n');
+  std::optional<MachineModel> model = MachineModel::parse(lines, error);
+  if (!model)
+    llvm::errs() << "collc: error: --model: "
+                 << error.substr(error.find(": ") + 2) << "\n";
+  else if (model->name == "model")
+    model->name = "inline";
+  return model;
+}
+
+int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
+  if (options.model.empty()) {
+    llvm::errs() << "collc: error: " << (options.explain ? "explain" : "cost")
+                 << " needs --model FILE or --model alpha=...,beta=...\n";
+    return 1;
+  }
+  std::optional<MachineModel> model = loadModel(options.model);
+  if (!model)
+    return 1;
+  if (failed(expandAllCollectives(module, options.ranks, "--ranks N",
+                                  /*withTransfers=*/false)))
+    return 1;
+  struct Candidate {
+    std::string name;
+    ProgramOp program;
+    AffineCost cost;
+  };
+  std::vector<Candidate> candidates;
+  int64_t P = 0;
+  for (ProgramOp program : module.getOps<ProgramOp>()) {
+    if (!options.collective.empty() &&
+        program.getSymName() != options.collective)
+      continue;
+    candidates.push_back({program.getSymName().str(), program,
+                          affineCost(program, *model)});
+    P = static_cast<int64_t>(program.getNumRanks());
+  }
+  if (candidates.empty()) {
+    emitError(module.getLoc(), options.collective.empty()
+                                   ? "no collective to price"
+                                   : "no collective named '" +
+                                         options.collective + "'");
+    return 1;
+  }
+  llvm::raw_ostream &os = llvm::outs();
+  os << "P = " << P << ", model " << model->name << ": " << model->describe()
+     << "\n";
+
+  if (!options.explain) {
+    std::vector<double> sizes = options.sizes;
+    if (sizes.empty())
+      sizes = {64, 8192, 131072, 1048576};
+    size_t width = 10;
+    for (const Candidate &c : candidates)
+      width = std::max(width, c.name.size() + 2);
+    os << "predicted time (us)\n";
+    os << llvm::left_justify("payload", 10);
+    for (const Candidate &c : candidates)
+      os << llvm::right_justify(c.name, width);
+    os << "\n";
+    for (double size : sizes) {
+      os << llvm::left_justify(sizeText(size), 10);
+      for (const Candidate &c : candidates) {
+        std::string value;
+        llvm::raw_string_ostream(value)
+            << llvm::format("%.3f", predictedTime(c.program, *model, size));
+        os << llvm::right_justify(value, width);
+      }
+      os << "\n";
+    }
+    return 0;
+  }
+
+  // explain: the affine costs, the lower envelope, the pairwise crossovers.
+  os << "each candidate costs fixed + per-byte * M (M = count * sizeof(T)):\n";
+  for (const Candidate &c : candidates) {
+    size_t steps = llvm::count_if(
+        costOfSteps(c.program, *model, 1),
+        [](const StepCost &s) { return s.communicates; });
+    os << "  " << llvm::left_justify(c.name, 18)
+       << llvm::format("%10.3f us + %.6e us/B * M", c.cost.fixed,
+                       c.cost.perByte)
+       << "   (" << steps << " communication steps)\n";
+  }
+  std::vector<double> breaks;
+  for (size_t i = 0; i < candidates.size(); ++i)
+    for (size_t j = i + 1; j < candidates.size(); ++j)
+      if (std::optional<double> at =
+              crossover(candidates[i].cost, candidates[j].cost))
+        breaks.push_back(*at);
+  llvm::sort(breaks);
+  auto fastestAt = [&](double size) {
+    size_t best = 0;
+    for (size_t i = 1; i < candidates.size(); ++i)
+      if (candidates[i].cost.at(size) < candidates[best].cost.at(size))
+        best = i;
+    return best;
+  };
+  os << "fastest by size:\n";
+  double from = 0;
+  size_t current = fastestAt(breaks.empty() ? 1 : breaks.front() / 2);
+  for (size_t b = 0; b <= breaks.size(); ++b) {
+    double probe = b < breaks.size()
+                       ? (b + 1 < breaks.size() ? (breaks[b] + breaks[b + 1]) / 2
+                                                : breaks[b] * 2)
+                       : 0;
+    size_t next = b < breaks.size() ? fastestAt(probe) : current;
+    if (b == breaks.size() || next != current) {
+      os << "  " << (from == 0 ? std::string("M < ") : sizeText(from) + " <= M")
+         << (b < breaks.size() ? (from == 0 ? "" : " < ") + sizeText(breaks[b])
+                               : std::string(from == 0 ? "any" : ""))
+         << ": " << candidates[current].name << "\n";
+      if (b < breaks.size()) {
+        from = breaks[b];
+        current = next;
+      }
+    }
+  }
+  os << "crossovers (where two candidates cost the same):\n";
+  for (size_t i = 0; i < candidates.size(); ++i)
+    for (size_t j = i + 1; j < candidates.size(); ++j) {
+      const Candidate &a = candidates[i], &b = candidates[j];
+      os << "  " << llvm::left_justify(a.name + " vs " + b.name, 28);
+      if (std::optional<double> at = crossover(a.cost, b.cost)) {
+        bool aFirst = a.cost.at(*at / 2) < b.cost.at(*at / 2);
+        os << "about " << sizeText(std::round(*at)) << " ("
+           << (aFirst ? a.name : b.name) << " below, "
+           << (aFirst ? b.name : a.name) << " above)\n";
+      } else {
+        bool aBetter = a.cost.at(1) <= b.cost.at(1);
+        os << "none (" << (aBetter ? a.name : b.name)
+           << " is as fast or faster at every size)\n";
+      }
+    }
+  return 0;
+}
