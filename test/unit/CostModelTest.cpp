@@ -117,9 +117,102 @@ TEST_CASE("machine models parse with line and column errors") {
   CHECK(m->beta == doctest::Approx(1.717533e-5).epsilon(1e-5));
   CHECK_FALSE(MachineModel::parse("alpha = 1\nalhpa = 2\nbeta = 1\n", error));
   CHECK(error == "2:1: unknown key 'alhpa'; expected name, alpha, beta, "
-                 "bandwidth or gamma");
+                 "bandwidth, gamma, topology, topology_file or hop_latency");
   CHECK_FALSE(MachineModel::parse("beta = fast\n", error));
   CHECK(error == "1:8: expected a non-negative number for 'beta', got 'fast'");
   CHECK_FALSE(MachineModel::parse("alpha = 1\n", error));
   CHECK(error == "1:1: the model needs beta (us per byte) or bandwidth (GB/s)");
+}
+
+TEST_CASE("on a full mesh the topology model is the uniform one") {
+  MachineModel model = kModel;
+  model.topology = "full";
+  const double M = 4096;
+  for (int64_t P : {3, 5, 8, 12}) {
+    CAPTURE(P);
+    std::string error;
+    std::optional<Topology> full = model.topologyFor(P, error);
+    REQUIRE(full.has_value());
+    for (const char *body :
+         {"group cyclic(P); schedule linear;",
+          "group cyclic(P); schedule butterfly;", "tree binomial;",
+          "tree flat;", "group cyclic(P); schedule butterfly(r = 1);"}) {
+      CAPTURE(body);
+      mlir::MLIRContext context;
+      mlir::OwningOpRef<mlir::ModuleOp> module;
+      ProgramOp program = expand(context, module, allreduce(body), P);
+      CHECK(predictedTime(program, kModel, M, &*full) ==
+            doctest::Approx(predictedTime(program, kModel, M)));
+    }
+  }
+}
+
+TEST_CASE("a ring congests where a full mesh does not") {
+  MachineModel model;
+  model.alpha = 0.5;
+  model.beta = 0.01;
+  model.hopLatency = 0.25;
+  const double M = 100;
+  std::string error;
+  model.topology = "ring";
+  std::optional<Topology> ring = model.topologyFor(4, error);
+  model.topology = "full";
+  std::optional<Topology> full = model.topologyFor(4, error);
+  REQUIRE(ring.has_value());
+  REQUIRE(full.has_value());
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> m1, m2;
+  ProgramOp doubling = expand(
+      context, m1,
+      "collective c : allreduce<any, sum> { ranks P where P == 2^k; group "
+      "xor(P); schedule butterfly(r = max); }",
+      4);
+  // Full mesh: two steps of one hop, one whole vector per link.
+  CHECK(predictedTime(doubling, model, M, &*full) ==
+        doctest::Approx(2 * (0.5 + 0.25 + 1.0)));
+  // Ring: xor 1 is a neighbour; xor 2 goes two hops, and shortest paths
+  // put two messages on links 1 -> 0 and 2 -> 1.
+  std::vector<StepCost> steps = costOfSteps(doubling, model, M, &*ring);
+  REQUIRE(steps.size() == 2);
+  CHECK(steps[0].time == doctest::Approx(0.5 + 0.25 + 1.0));
+  CHECK(steps[1].hops == 2);
+  CHECK(steps[1].time == doctest::Approx(0.5 + 0.5 + 2.0));
+  // The ring allreduce only talks to neighbours: the same on both.
+  ProgramOp ringAllreduce = expand(
+      context, m2, allreduce("group cyclic(P); schedule linear;"), 4);
+  CHECK(predictedTime(ringAllreduce, model, M, &*ring) ==
+        doctest::Approx(predictedTime(ringAllreduce, model, M, &*full)));
+}
+
+TEST_CASE("shortest paths through switches, and topology errors") {
+  std::string error;
+  std::optional<Topology> tree = Topology::builtin("hierarchy(4, 50)", 8, 1,
+                                                   100, error);
+  REQUIRE(tree.has_value());
+  // Ranks 0..7, node switches 8 and 9, top switch 10.
+  CHECK(tree->numNodes() == 11);
+  CHECK(tree->route(0, 3)->size() == 2);  // up to switch 8 and down
+  CHECK(tree->route(0, 4)->size() == 4);  // through the top switch
+  CHECK(tree->getLinks()[(*tree->route(0, 4))[1]].bandwidth == 50);
+  CHECK_FALSE(Topology::builtin("torus(3, 3)", 8, 0, 1, error));
+  CHECK(error == "torus(3, 3) has 9 nodes, not P = 8");
+  CHECK_FALSE(Topology::builtin("mesh", 8, 0, 1, error));
+  CHECK(error == "unknown topology 'mesh'; expected full, ring, torus(a, b), "
+                 "fat_tree(k) or hierarchy(n, inter_bandwidth)");
+  std::optional<Topology> custom = Topology::parse(
+      "nodes 3\nlink 0 1 latency=1 bandwidth=10 duplex\n"
+      "link 1 2 latency=2 bandwidth=5 duplex # slow\nplace all 0 1 2 2\n",
+      error);
+  REQUIRE(custom.has_value());
+  CHECK(custom->numRanks() == 4);
+  CHECK(custom->route(0, 3)->size() == 2);
+  CHECK(custom->route(2, 3)->empty()); // same node
+  CHECK_FALSE(Topology::parse("nodes 2\nlink 0 5 latency=1 bandwidth=1\n",
+                              error));
+  CHECK(error == "2:8: '5' is not a node in [0, 2)");
+  CHECK_FALSE(Topology::parse("link 0 1 latency=1 bandwidth=1\n", error));
+  CHECK(error == "1:1: the first statement must be 'nodes N'");
+  CHECK_FALSE(Topology::parse("nodes 2\nlink 0 1 latency=1 speed=3\n", error));
+  CHECK(error == "2:20: expected latency=US, bandwidth=GBPS or duplex, got "
+                 "'speed=3'");
 }

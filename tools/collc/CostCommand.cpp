@@ -14,7 +14,9 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -77,6 +79,13 @@ static std::optional<MachineModel> loadModel(llvm::StringRef spec) {
     else if (model->name == "model")
       model->name = spec.rsplit('/').second.empty() ? spec.str()
                                                     : spec.rsplit('/').second.str();
+    // A topology file is named relative to the model file.
+    if (model && !model->topologyFile.empty() &&
+        !llvm::sys::path::is_absolute(model->topologyFile)) {
+      llvm::SmallString<128> path(llvm::sys::path::parent_path(spec));
+      llvm::sys::path::append(path, model->topologyFile);
+      model->topologyFile = path.str().str();
+    }
     return model;
   }
   if (!spec.contains('=')) {
@@ -129,6 +138,15 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
                                          options.collective + "'");
     return 1;
   }
+  std::string topologyError;
+  std::optional<Topology> topology = model->topologyFor(P, topologyError);
+  if (!topologyError.empty()) {
+    llvm::errs() << "collc: error: " << topologyError << "\n";
+    return 1;
+  }
+  const Topology *machine = topology ? &*topology : nullptr;
+  for (Candidate &c : candidates)
+    c.cost = affineCost(c.program, *model, machine);
   llvm::raw_ostream &os = llvm::outs();
   os << "P = " << P << ", model " << model->name << ": " << model->describe()
      << "\n";
@@ -150,7 +168,8 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
       for (const Candidate &c : candidates) {
         std::string value;
         llvm::raw_string_ostream(value)
-            << llvm::format("%.3f", predictedTime(c.program, *model, size));
+            << llvm::format("%.3f",
+                            predictedTime(c.program, *model, size, machine));
         os << llvm::right_justify(value, width);
       }
       os << "\n";
@@ -162,7 +181,7 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
   os << "each candidate costs fixed + per-byte * M (M = count * sizeof(T)):\n";
   for (const Candidate &c : candidates) {
     size_t steps = llvm::count_if(
-        costOfSteps(c.program, *model, 1),
+        costOfSteps(c.program, *model, 1, machine),
         [](const StepCost &s) { return s.communicates; });
     os << "  " << llvm::left_justify(c.name, 18)
        << llvm::format("%10.3f us + %.6e us/B * M", c.cost.fixed,

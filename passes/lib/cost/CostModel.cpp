@@ -3,7 +3,9 @@
 #include "coll/Passes/GroupSchedule.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -34,8 +36,10 @@ std::optional<MachineModel> MachineModel::parse(llvm::StringRef text,
       error = at(trimmed) + "expected 'key = value', got '" + trimmed.str() + "'";
       return std::nullopt;
     }
-    if (key == "name") {
-      model.name = value.str();
+    if (key == "name" || key == "topology" || key == "topology_file") {
+      (key == "name"       ? model.name
+       : key == "topology" ? model.topology
+                           : model.topologyFile) = value.str();
       continue;
     }
     double number;
@@ -59,9 +63,12 @@ std::optional<MachineModel> MachineModel::parse(llvm::StringRef text,
       haveBeta = true;
     } else if (key == "gamma") {
       model.gamma = number;
+    } else if (key == "hop_latency") {
+      model.hopLatency = number;
     } else {
       error = at(keyPart) + "unknown key '" + key.str() +
-              "'; expected name, alpha, beta, bandwidth or gamma";
+              "'; expected name, alpha, beta, bandwidth, gamma, topology, "
+              "topology_file or hop_latency";
       return std::nullopt;
     }
   }
@@ -72,6 +79,38 @@ std::optional<MachineModel> MachineModel::parse(llvm::StringRef text,
   return model;
 }
 
+std::optional<Topology> MachineModel::topologyFor(int64_t P,
+                                                  std::string &error) const {
+  error.clear();
+  if (!topologyFile.empty()) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+        llvm::MemoryBuffer::getFile(topologyFile);
+    if (!file) {
+      error = "cannot read topology file '" + topologyFile + "'";
+      return std::nullopt;
+    }
+    std::string why;
+    std::optional<Topology> t = Topology::parse((*file)->getBuffer(), why);
+    if (!t) {
+      error = topologyFile + ":" + why;
+      return std::nullopt;
+    }
+    if (t->numRanks() < P) {
+      error = topologyFile + " places " + std::to_string(t->numRanks()) +
+              " ranks, fewer than P = " + std::to_string(P);
+      return std::nullopt;
+    }
+    return t;
+  }
+  if (topology.empty())
+    return std::nullopt;
+  if (beta <= 0) {
+    error = "a topology needs beta > 0 for its links' bandwidth";
+    return std::nullopt;
+  }
+  return Topology::builtin(topology, P, hopLatency, 1e-3 / beta, error);
+}
+
 std::string MachineModel::describe() const {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -80,6 +119,11 @@ std::string MachineModel::describe() const {
   if (beta > 0)
     os << " (" << llvm::format("%.3f", 1e-3 / beta) << " GB/s)";
   os << ", gamma = " << llvm::format("%g", gamma) << " us/B";
+  if (!topologyFile.empty())
+    os << ", topology " << topologyFile;
+  else if (!topology.empty())
+    os << ", topology " << topology << ", " << llvm::format("%g", hopLatency)
+       << " us per hop";
   return text;
 }
 
@@ -102,13 +146,15 @@ static double partBytes(ProgramOp program, double bytes) {
 
 std::vector<StepCost> coll::costOfSteps(ProgramOp program,
                                         const MachineModel &model,
-                                        double bytes) {
+                                        double bytes,
+                                        const Topology *topology) {
   double part = partBytes(program, bytes);
   std::vector<StepCost> costs;
   for (StepOp step : program.getBody().getOps<StepOp>()) {
     bool merges = step.getStepKind() != StepKind::copy;
-    std::map<int64_t, double> sent, received, merged;
+    std::map<int64_t, double> sent, received, merged, linkLoad;
     StepCost cost;
+    double longestPath = 0;
     for (const Transfer &t : transfersOfStep(step)) {
       double size = part * static_cast<double>(t.sent.size());
       if (merges)
@@ -116,35 +162,56 @@ std::vector<StepCost> coll::costOfSteps(ProgramOp program,
       if (t.src == t.dst)
         continue; // a local copy or merge moves no message
       cost.communicates = true;
-      cost.hops = 1;
       sent[t.src] += size;
       received[t.dst] += size;
+      if (!topology) {
+        cost.hops = 1;
+        continue;
+      }
+      std::optional<std::vector<int64_t>> path = topology->route(t.src, t.dst);
+      if (!path)
+        llvm::report_fatal_error("the topology has no path between two ranks");
+      double latency = 0;
+      for (int64_t link : *path) {
+        latency += topology->getLinks()[link].latency;
+        linkLoad[link] += size;
+      }
+      longestPath = std::max(longestPath, latency);
+      cost.hops = std::max<int64_t>(cost.hops, path->size());
     }
     for (auto *side : {&sent, &received})
       for (auto [rank, size] : *side)
         cost.bytes = std::max(cost.bytes, size);
     for (auto [rank, size] : merged)
       cost.mergedBytes = std::max(cost.mergedBytes, size);
-    cost.time = (cost.communicates ? model.alpha : 0) +
-                model.beta * cost.bytes + model.gamma * cost.mergedBytes;
+    double transfer = model.beta * cost.bytes;
+    if (topology) {
+      transfer = 0; // the most loaded link at its own bandwidth
+      for (auto [link, load] : linkLoad)
+        transfer = std::max(
+            transfer, load / (topology->getLinks()[link].bandwidth * 1e3));
+    }
+    cost.time = (cost.communicates ? model.alpha : 0) + longestPath +
+                transfer + model.gamma * cost.mergedBytes;
     costs.push_back(cost);
   }
   return costs;
 }
 
 double coll::predictedTime(ProgramOp program, const MachineModel &model,
-                           double bytes) {
+                           double bytes, const Topology *topology) {
   double total = 0;
-  for (const StepCost &c : costOfSteps(program, model, bytes))
+  for (const StepCost &c : costOfSteps(program, model, bytes, topology))
     total += c.time;
   return total;
 }
 
-AffineCost coll::affineCost(ProgramOp program, const MachineModel &model) {
+AffineCost coll::affineCost(ProgramOp program, const MachineModel &model,
+                            const Topology *topology) {
   // Every byte count in a step is proportional to the size.
   AffineCost cost;
-  cost.fixed = predictedTime(program, model, 0);
-  cost.perByte = predictedTime(program, model, 1) - cost.fixed;
+  cost.fixed = predictedTime(program, model, 0, topology);
+  cost.perByte = predictedTime(program, model, 1, topology) - cost.fixed;
   return cost;
 }
 

@@ -16,6 +16,7 @@
 #define COLL_PASSES_COSTMODEL_H
 
 #include "coll/Dialect/CollOps.h"
+#include "coll/Passes/Topology.h"
 
 #include <optional>
 #include <string>
@@ -29,6 +30,14 @@ struct MachineModel {
   double alpha = 0; // microseconds per message
   double beta = 0;  // microseconds per byte
   double gamma = 0; // microseconds per merged byte
+  /// A built-in topology (full, ring, torus(a, b), fat_tree(k),
+  /// hierarchy(n, GB/s)) or a topology file; empty: the uniform machine.
+  std::string topology, topologyFile;
+  double hopLatency = 0; // microseconds per link of a built-in topology
+
+  /// The topology for P ranks (nullopt with an empty `error` for the
+  /// uniform machine); on error nullopt and `error` set.
+  std::optional<Topology> topologyFor(int64_t P, std::string &error) const;
 
   /// `key = value` lines (`#` comments): name, alpha (us), beta (us/B) or
   /// bandwidth (GB/s), gamma (us/B). On error returns nullopt and sets
@@ -47,20 +56,25 @@ struct StepCost {
   double time = 0;           // microseconds
 };
 
-/// The cost of every step of `program` for a call of `bytes` bytes.
+/// The cost of every step of `program` for a call of `bytes` bytes, on the
+/// uniform machine or on `topology` (messages on shortest paths; a step
+/// costs alpha + its longest path's latency + its most loaded link's bytes
+/// over that link's bandwidth + gamma * its largest merge).
 std::vector<StepCost> costOfSteps(ProgramOp program, const MachineModel &model,
-                                  double bytes);
+                                  double bytes,
+                                  const Topology *topology = nullptr);
 
 /// The whole program's time: the sum over its steps.
 double predictedTime(ProgramOp program, const MachineModel &model,
-                     double bytes);
+                     double bytes, const Topology *topology = nullptr);
 
 /// On this model the time is affine in the size: time(M) = fixed + perByte M.
 struct AffineCost {
   double fixed = 0, perByte = 0;
   double at(double bytes) const { return fixed + perByte * bytes; }
 };
-AffineCost affineCost(ProgramOp program, const MachineModel &model);
+AffineCost affineCost(ProgramOp program, const MachineModel &model,
+                      const Topology *topology = nullptr);
 
 /// The size where two affine costs meet, if they cross at a positive size.
 std::optional<double> crossover(const AffineCost &a, const AffineCost &b);
