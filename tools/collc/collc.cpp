@@ -7,6 +7,7 @@
 //                [--no-family] [--timeout-ms N]
 //   collc cost FILE --model M [--ranks N] [--sizes 64,8K,1M]
 //   collc explain FILE --model M [--ranks N]
+//   collc calibrate -o MODEL [--quick]
 //
 // FILE is a .coll file or MLIR (spec or step ops). Errors go through MLIR's
 // diagnostic engine, so they read `file:line:col: error: ...` with the
@@ -29,6 +30,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -68,6 +71,9 @@ const char *const kUsage = R"(usage:
   collc explain FILE --model MODEL [--ranks N] [--collective NAME]
       Each collective's cost as fixed + per-byte * M, the fastest one per
       size range, and where each pair crosses.
+  collc calibrate -o MODEL [--quick]
+      Measure alpha, beta and gamma with collc-calibrate on two MPI ranks
+      (mpirun -np 2) and write a model file for cost and explain.
 FILE is a .coll file or MLIR text.
 )";
 
@@ -99,6 +105,8 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
     llvm::outs() << kUsage;
     return 0;
   }
+  if (opts.command == "calibrate")
+    return std::nullopt; // its arguments go to collc-calibrate
   if (opts.command != "compile" && opts.command != "emit" &&
       opts.command != "trace" && opts.command != "verify" &&
       opts.command != "cost" && opts.command != "explain")
@@ -288,12 +296,45 @@ int runTrace(ModuleOp module, const Options &opts) {
   return failed(printTrace(chosen, count, llvm::outs())) ? 1 : 0;
 }
 
+/// `collc calibrate ARGS`: mpirun -np 2 collc-calibrate ARGS, with
+/// collc-calibrate from beside this executable.
+int runCalibrate(int argc, char **argv) {
+  std::string self = llvm::sys::fs::getMainExecutable(
+      argv[0], reinterpret_cast<void *>(&runCalibrate));
+  llvm::SmallString<256> helper(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(helper, "collc-calibrate");
+  if (!llvm::sys::fs::can_execute(helper)) {
+    llvm::errs() << "collc: error: cannot find collc-calibrate next to collc ("
+                 << helper << ")\n";
+    return 1;
+  }
+  llvm::ErrorOr<std::string> mpirun = llvm::sys::findProgramByName("mpirun");
+  if (!mpirun) {
+    llvm::errs() << "collc: error: calibrate needs mpirun on PATH (Open MPI)\n";
+    return 1;
+  }
+  std::vector<llvm::StringRef> args = {*mpirun, "-np", "2", "--oversubscribe",
+                                       "--bind-to", "none", helper};
+  for (int i = 2; i < argc; ++i)
+    args.push_back(argv[i]);
+  std::string error;
+  int code = llvm::sys::ExecuteAndWait(*mpirun, args, std::nullopt, {}, 0, 0,
+                                       &error);
+  if (code < 0) {
+    llvm::errs() << "collc: error: cannot run mpirun: " << error << "\n";
+    return 1;
+  }
+  return code;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   Options opts;
   if (std::optional<int> code = parseArgs(argc, argv, opts))
     return *code;
+  if (opts.command == "calibrate")
+    return runCalibrate(argc, argv);
 
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> file =
