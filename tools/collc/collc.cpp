@@ -7,6 +7,7 @@
 //                [--no-family] [--timeout-ms N]
 //   collc cost FILE --model M [--ranks N] [--sizes 64,8K,1M]
 //   collc explain FILE --model M [--ranks N]
+//   collc sweep --model M [--retri N] [--bruck N] [--svg OUT.svg]
 //   collc calibrate -o MODEL [--quick]
 //
 // FILE is a .coll file or MLIR (spec or step ops). Errors go through MLIR's
@@ -15,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CostCommand.h"
+#include "SweepCommand.h"
 #include "VerifyCommand.h"
 #include "coll/Dialect/CollOps.h"
 #include "coll/Frontend/Parser.h"
@@ -71,6 +73,10 @@ const char *const kUsage = R"(usage:
   collc explain FILE --model MODEL [--ranks N] [--collective NAME]
       Each collective's cost as fixed + per-byte * M, the fastest one per
       size range, and where each pair crosses.
+  collc sweep --model MODEL [--retri N] [--bruck N] [--svg OUT.svg]
+      ReTri and Bruck on an optical circuit switch over sizes 1 KiB..256 MiB
+      and reconfiguration delays 1 us..50 ms, each with its best R (seed
+      002): the speedup ranges, and a heatmap and line plot as SVG.
   collc calibrate -o MODEL [--quick]
       Measure alpha, beta and gamma with collc-calibrate on two MPI ranks
       (mpirun -np 2) and write a model file for cost and explain.
@@ -105,8 +111,8 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
     llvm::outs() << kUsage;
     return 0;
   }
-  if (opts.command == "calibrate")
-    return std::nullopt; // its arguments go to collc-calibrate
+  if (opts.command == "calibrate" || opts.command == "sweep")
+    return std::nullopt; // their own arguments
   if (opts.command != "compile" && opts.command != "emit" &&
       opts.command != "trace" && opts.command != "verify" &&
       opts.command != "cost" && opts.command != "explain")
@@ -335,6 +341,8 @@ int main(int argc, char **argv) {
     return *code;
   if (opts.command == "calibrate")
     return runCalibrate(argc, argv);
+  if (opts.command == "sweep")
+    return collc::runSweep(argc, argv);
 
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> file =
