@@ -5,7 +5,7 @@
 # directory to TARGET's include path and makes TARGET depend on it.
 # The application then writes `#include "NAME.hpp"`.
 function(collc_add_schedule target file)
-  cmake_parse_arguments(ARG "" "NAMESPACE;OUTPUT" "" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAMESPACE;OUTPUT;MODEL" "" ${ARGN})
   if(NOT COLLC_EXECUTABLE)
     message(FATAL_ERROR "collc_add_schedule: COLLC_EXECUTABLE is not set")
   endif()
@@ -20,11 +20,20 @@ function(collc_add_schedule target file)
   if(ARG_NAMESPACE)
     set(ns_args --namespace ${ARG_NAMESPACE})
   endif()
+  # A cost model sets the thresholds of `choose` blocks.
+  set(model_args "")
+  set(model_deps "")
+  if(ARG_MODEL)
+    get_filename_component(model "${ARG_MODEL}" ABSOLUTE)
+    set(model_args --model "${model}")
+    set(model_deps "${model}")
+  endif()
   add_custom_command(
     OUTPUT "${header}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${outdir}"
     COMMAND "${COLLC_EXECUTABLE}" compile "${source}" -o "${header}" ${ns_args}
-    DEPENDS "${source}" "${COLLC_EXECUTABLE}"
+            ${model_args}
+    DEPENDS "${source}" "${COLLC_EXECUTABLE}" ${model_deps}
     COMMENT "collc: compiling ${file}"
     VERBATIM)
   set(gen "${target}_collc_${stem}")

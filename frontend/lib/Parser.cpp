@@ -28,8 +28,10 @@ namespace {
 
 /// What one `collective` declaration said, before it becomes an op.
 struct Declaration {
-  llvm::StringRef name;
+  std::string name;
   llvm::SMLoc nameLoc;
+  // A candidate of `choose { name { ... } ... }`: the dispatcher's name.
+  std::string choiceOf;
   CollectiveKind kind = CollectiveKind::allreduce;
   Type elementType; // null: any
   ReduceOp op = ReduceOp::sum;
@@ -70,6 +72,10 @@ struct Declaration {
   // `segments = S`: pipeline S segments of the buffer.
   llvm::SMLoc segmentsLoc;
   std::optional<int64_t> segments;
+
+  // `choose { a { ... } b { ... } }`: the candidates' own statements.
+  llvm::SMLoc chooseLoc;
+  std::vector<Declaration> candidates;
 };
 
 class Parser {
@@ -138,6 +144,8 @@ private:
   LogicalResult parseGroup(Declaration &decl);
   LogicalResult parseGeneratedGroup(Declaration &decl);
   LogicalResult parseSegments(Declaration &decl);
+  LogicalResult parseChoose(Declaration &decl);
+  LogicalResult finishChoice(Declaration &decl, llvm::SMLoc closeLoc);
   LogicalResult checkGeneratedGroup(Declaration &decl);
   LogicalResult parseSchedule(Declaration &decl);
   LogicalResult parseTree(Declaration &decl);
@@ -179,7 +187,7 @@ LogicalResult Parser::parseCollective() {
   Declaration decl;
   if (!tok.is(Token::identifier))
     return unexpected("a collective name");
-  decl.name = tok.spelling;
+  decl.name = tok.spelling.str();
   decl.nameLoc = tok.loc;
   auto [it, inserted] = declared.try_emplace(decl.name, tok.loc);
   if (!inserted) {
@@ -217,7 +225,90 @@ LogicalResult Parser::parseCollective() {
   }
   llvm::SMLoc closeLoc = tok.loc;
   consume();
+  if (decl.chooseLoc.isValid())
+    return finishChoice(decl, closeLoc);
   return finish(decl, closeLoc);
+}
+
+/// choose { NAME { statements } ... }: each candidate is a collective of
+/// its own, NAME prefixed with the dispatcher's name and '_'.
+LogicalResult Parser::parseChoose(Declaration &decl) {
+  decl.chooseLoc = tok.loc;
+  consume();
+  if (failed(expect(Token::l_brace)))
+    return failure();
+  while (!tok.is(Token::r_brace)) {
+    if (!tok.is(Token::identifier))
+      return unexpected("a candidate name or '}'");
+    Declaration candidate;
+    candidate.name = decl.name + "_" + tok.spelling.str();
+    candidate.nameLoc = tok.loc;
+    candidate.choiceOf = decl.name;
+    candidate.kind = decl.kind;
+    candidate.elementType = decl.elementType;
+    candidate.op = decl.op;
+    candidate.noncommutative = decl.noncommutative;
+    auto [it, inserted] = declared.try_emplace(candidate.name, tok.loc);
+    if (!inserted) {
+      InFlightDiagnostic diag = error(
+          tok.loc, "candidate '" + tok.spelling + "' makes a second '" +
+                       candidate.name + "'");
+      diag.attachNote(loc(it->second)) << "the first is here";
+      return diag;
+    }
+    consume();
+    if (failed(expect(Token::l_brace)))
+      return failure();
+    while (!tok.is(Token::r_brace)) {
+      if (tok.is(Token::eof))
+        return error(tok.loc, "expected '}' to close candidate '" +
+                                  candidate.name + "', found end of file");
+      if (tok.isKeyword("choose"))
+        return error(tok.loc, "a candidate cannot choose again");
+      if (failed(parseStatement(candidate)))
+        return failure();
+    }
+    consume();
+    decl.candidates.push_back(std::move(candidate));
+  }
+  consume();
+  if (decl.candidates.size() < 2)
+    return error(decl.chooseLoc, "choose needs at least two candidates");
+  return success();
+}
+
+/// The candidates take the ranks and root of the enclosing collective
+/// unless they state their own; the enclosing one states no schedule.
+LogicalResult Parser::finishChoice(Declaration &decl, llvm::SMLoc closeLoc) {
+  for (llvm::SMLoc schedule : {decl.groupLoc, decl.scheduleLoc, decl.treeLoc,
+                               decl.digitsLoc, decl.segmentsLoc}) {
+    if (!schedule.isValid())
+      continue;
+    InFlightDiagnostic diag =
+        error(schedule, "a collective that chooses states its schedules in "
+                        "the candidates");
+    diag.attachNote(loc(decl.chooseLoc)) << "the choice is here";
+    return diag;
+  }
+  if (decl.kind == CollectiveKind::barrier)
+    return error(decl.chooseLoc, "choose picks by message size; a barrier "
+                                 "has none");
+  for (Declaration &candidate : decl.candidates) {
+    if (!candidate.ranksLoc.isValid()) {
+      candidate.ranksLoc = decl.ranksLoc;
+      candidate.fixedRanks = decl.fixedRanks;
+      candidate.rankVar = decl.rankVar;
+      candidate.powerOfTwo = decl.powerOfTwo;
+    }
+    if (!candidate.rootLoc.isValid()) {
+      candidate.rootLoc = decl.rootLoc;
+      candidate.rootValueLoc = decl.rootValueLoc;
+      candidate.root = decl.root;
+    }
+    if (failed(finish(candidate, closeLoc)))
+      return failure();
+  }
+  return success();
 }
 
 std::optional<Type> Parser::parseElementType(llvm::StringRef word) {
@@ -288,8 +379,8 @@ LogicalResult Parser::parseKindArguments(Declaration &decl) {
 LogicalResult Parser::parseStatement(Declaration &decl) {
   if (!tok.is(Token::identifier))
     return unexpected(
-        "a statement (ranks, group, schedule, tree, digits, root or "
-        "segments)");
+        "a statement (ranks, group, schedule, tree, digits, root, "
+        "segments or choose)");
   llvm::StringRef word = tok.spelling;
   auto duplicate = [&](llvm::SMLoc previous) -> LogicalResult {
     if (!previous.isValid())
@@ -313,7 +404,8 @@ LogicalResult Parser::parseStatement(Declaration &decl) {
                     {"root", &Declaration::rootLoc, &Parser::parseRoot},
                     {"digits", &Declaration::digitsLoc, &Parser::parseDigits},
                     {"segments", &Declaration::segmentsLoc,
-                     &Parser::parseSegments}};
+                     &Parser::parseSegments},
+                    {"choose", &Declaration::chooseLoc, &Parser::parseChoose}};
   for (const auto &statement : statements) {
     if (word != statement.word)
       continue;
@@ -323,7 +415,7 @@ LogicalResult Parser::parseStatement(Declaration &decl) {
   }
   return error(tok.loc, "unknown statement '" + word +
                             "'; expected ranks, group, schedule, tree, "
-                            "digits, root or segments");
+                            "digits, root, segments or choose");
 }
 
 LogicalResult Parser::parseRanks(Declaration &decl) {
@@ -948,6 +1040,7 @@ void Parser::build(const Declaration &decl) {
       builder.getI64IntegerAttr(decl.butterflyR), optionalInt(decl.root),
       optionalInt(decl.arity), optionalInt(decl.flatBelow),
       optionalInt(decl.radix), optionalInt(decl.segments),
+      decl.choiceOf.empty() ? StringAttr() : builder.getStringAttr(decl.choiceOf),
       decl.noncommutative ? builder.getUnitAttr() : UnitAttr());
 }
 

@@ -11,12 +11,17 @@
 //
 //===----------------------------------------------------------------------===//
 #include "coll/Passes/Lowering.h"
+#include "coll/Passes/CostModel.h"
 #include "coll/Passes/DigitSchedule.h"
 #include "coll/Passes/TreeSchedule.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstdint>
 
 using namespace mlir;
 using namespace coll;
@@ -823,16 +828,136 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   os << "}\n\n";
 }
 
+/// For P ranks, the cheapest candidate per size range: (first byte count
+/// where the next range starts, candidate index), ending with SIZE_MAX.
+static std::vector<std::pair<uint64_t, size_t>>
+cheapestBySize(ArrayRef<CollectiveOp> candidates, int64_t P,
+               const MachineModel &model) {
+  std::vector<std::optional<AffineCost>> costs;
+  CollectiveOp first = candidates.front();
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(first.getLoc());
+  OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
+  for (CollectiveOp c : candidates) {
+    if (!c.acceptsRanks(P)) {
+      costs.push_back(std::nullopt);
+      continue;
+    }
+    ProgramOp program = expandCollective(c, P, builder, /*withTransfers=*/false);
+    costs.push_back(affineCost(program, model));
+  }
+  auto cheapestAt = [&](double bytes) {
+    std::optional<size_t> best;
+    for (size_t i = 0; i < costs.size(); ++i)
+      if (costs[i] && (!best || costs[i]->at(bytes) < costs[*best]->at(bytes)))
+        best = i;
+    return best;
+  };
+  std::vector<double> breaks;
+  for (size_t i = 0; i < costs.size(); ++i)
+    for (size_t j = i + 1; j < costs.size(); ++j)
+      if (costs[i] && costs[j])
+        if (std::optional<double> at = crossover(*costs[i], *costs[j]))
+          breaks.push_back(std::ceil(*at));
+  llvm::sort(breaks);
+  std::vector<std::pair<uint64_t, size_t>> ranges;
+  std::optional<size_t> current = cheapestAt(0);
+  if (!current)
+    return ranges;
+  for (double b : breaks) {
+    std::optional<size_t> next = cheapestAt(b);
+    if (next && *next != *current) {
+      ranges.push_back({static_cast<uint64_t>(b), *current});
+      current = next;
+    }
+  }
+  ranges.push_back({UINT64_MAX, *current});
+  return ranges;
+}
+
+/// The dispatcher of `choose`: calls the candidate the cost model finds
+/// cheapest for the communicator size and count * sizeof(T).
+static LogicalResult emitDispatcher(StringRef name,
+                                    ArrayRef<CollectiveOp> candidates,
+                                    const MachineModel *model,
+                                    llvm::raw_ostream &os) {
+  SmallVector<CollectiveOp> all(candidates.begin(), candidates.end());
+  if (!model)
+    return all.front().emitError("collective '")
+           << name
+           << "' chooses among candidates by message size, which needs a "
+              "cost model: pass --model FILE to collc compile";
+  std::vector<int64_t> counts;
+  if (std::optional<uint64_t> fixed = all.front().getNumRanks())
+    counts.push_back(static_cast<int64_t>(*fixed));
+  else
+    for (int64_t P = 1; P <= 64; ++P)
+      counts.push_back(P);
+  os << "/// " << name << ": the cheapest of";
+  for (CollectiveOp c : all)
+    os << " " << c.getSymName();
+  os << " for the\n/// communicator size and count * sizeof(T), on model "
+     << model->name << " (" << model->describe()
+     << ");\n/// `collc explain` shows the costs behind each threshold.\n";
+  os << "constexpr bool " << name << "_accepts(int ranks) noexcept {\n"
+     << "  return ";
+  for (size_t i = 0; i < all.size(); ++i)
+    os << (i ? " || " : "") << all[i].getSymName() << "_accepts(ranks)";
+  os << ";\n}\n\n";
+  os << "template <class T, class... Rest>\n"
+     << "void " << name
+     << "(coll::Comm &comm, const T *send, T *recv, std::size_t count, "
+        "Rest &&...rest) {\n"
+     << "  const std::size_t bytes = count * sizeof(T);\n"
+     << "  (void)bytes;\n"
+     << "  switch (comm.size()) {\n";
+  auto call = [&](size_t i) {
+    return (all[i].getSymName() +
+            "(comm, send, recv, count, std::forward<Rest>(rest)...)")
+        .str();
+  };
+  for (int64_t P : counts) {
+    std::vector<std::pair<uint64_t, size_t>> ranges =
+        cheapestBySize(candidates, P, *model);
+    if (ranges.empty())
+      continue;
+    os << "  case " << P << ":\n";
+    for (auto [until, i] : ranges) {
+      if (until == UINT64_MAX)
+        os << "    return " << call(i) << ";\n";
+      else
+        os << "    if (bytes < " << until << ")\n      return " << call(i)
+           << ";\n";
+    }
+  }
+  // Beyond the sizes priced at compile time: the first candidate that
+  // admits the communicator (it reports a size it does not admit).
+  os << "  default:\n";
+  for (size_t i = 0; i + 1 < all.size(); ++i)
+    os << "    if (" << all[i].getSymName() << "_accepts(comm.size()))\n"
+       << "      return " << call(i) << ";\n";
+  os << "    return " << call(all.size() - 1) << ";\n";
+  os << "  }\n}\n\n";
+  return success();
+}
+
 LogicalResult coll::emitCppHeader(ModuleOp module, llvm::raw_ostream &os,
-                                  StringRef cppNamespace, StringRef source) {
+                                  StringRef cppNamespace, StringRef source,
+                                  const MachineModel *model) {
   os << "// Generated by collc from " << source << ". Do not edit.\n";
   os << "#pragma once\n\n";
   os << "#include \"coll/runtime.hpp\"\n\n";
   os << "#include <algorithm>\n#include <cstddef>\n#include <cstdint>\n"
-        "#include <string>\n#include <vector>\n\n";
+        "#include <string>\n#include <utility>\n#include <vector>\n\n";
   os << "namespace " << cppNamespace << " {\n\n";
-  for (CollectiveOp spec : module.getOps<CollectiveOp>())
+  llvm::MapVector<StringRef, SmallVector<CollectiveOp>> choices;
+  for (CollectiveOp spec : module.getOps<CollectiveOp>()) {
     emitCollective(spec, os, cppNamespace);
+    if (std::optional<StringRef> of = spec.getChoiceOf())
+      choices[*of].push_back(spec);
+  }
+  for (auto &[name, candidates] : choices)
+    if (failed(emitDispatcher(name, candidates, model, os)))
+      return failure();
   os << "} // namespace " << cppNamespace << "\n";
   return success();
 }

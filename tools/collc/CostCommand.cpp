@@ -67,7 +67,7 @@ static std::string sizeText(double bytes) {
   return grouped + " " + units[unit];
 }
 
-static std::optional<MachineModel> loadModel(llvm::StringRef spec) {
+std::optional<MachineModel> collc::loadModel(llvm::StringRef spec) {
   std::string error;
   if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
           llvm::MemoryBuffer::getFile(spec)) {
@@ -110,7 +110,7 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
                  << " needs --model FILE or --model alpha=...,beta=...\n";
     return 1;
   }
-  std::optional<MachineModel> model = loadModel(options.model);
+  std::optional<MachineModel> model = collc::loadModel(options.model);
   if (!model)
     return 1;
   if (failed(expandAllCollectives(module, options.ranks, "--ranks N",

@@ -2,6 +2,7 @@
 #ifndef COLLC_COSTCOMMAND_H
 #define COLLC_COSTCOMMAND_H
 
+#include "coll/Passes/CostModel.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -24,6 +25,9 @@ struct CostCommandOptions {
 /// an error message on bad text.
 std::optional<std::string> parseSizeList(llvm::StringRef text,
                                          std::vector<double> &sizes);
+
+/// A model file, or inline "alpha=...,beta=..."; reports errors itself.
+std::optional<coll::MachineModel> loadModel(llvm::StringRef spec);
 
 /// `collc cost`: a table of predicted times per candidate and size.
 /// `collc explain`: each candidate's affine cost, the fastest per size

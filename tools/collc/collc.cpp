@@ -49,9 +49,10 @@ namespace {
 constexpr int kMaxSymbolicRanks = 64;
 
 const char *const kUsage = R"(usage:
-  collc compile FILE -o OUT.hpp [--namespace NS]
+  collc compile FILE -o OUT.hpp [--namespace NS] [--model MODEL]
       Prove the schedule (as `verify` does, for every admitted P in 1..64
-      when P is symbolic) and write a C++ header.
+      when P is symbolic) and write a C++ header. A `choose` block takes
+      its size thresholds from MODEL (see cost).
   collc emit FILE --stage=spec|steps|moves [--ranks N]
       Print the spec ops, or the step ops expanded for N ranks (moves:
       group-level moves only, without per-rank transfers).
@@ -139,8 +140,9 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
       opts.stage = *v;
     } else if (std::optional<std::string> v = value("--collective")) {
       opts.collective = *v;
-    } else if (std::optional<std::string> v = pricing ? value("--model")
-                                                      : std::nullopt) {
+    } else if (std::optional<std::string> v =
+                   pricing || opts.command == "compile" ? value("--model")
+                                                        : std::nullopt) {
       opts.cost.model = *v;
     } else if (std::optional<std::string> v = pricing ? value("--sizes")
                                                       : std::nullopt) {
@@ -258,10 +260,14 @@ int runCompile(ModuleOp module, const Options &opts) {
   for (CollectiveOp spec : specs)
     if (failed(checkAllRankCounts(spec)))
       return 1;
+  std::optional<MachineModel> model;
+  if (!opts.cost.model.empty() && !(model = collc::loadModel(opts.cost.model)))
+    return 1;
   std::string header;
   llvm::raw_string_ostream os(header);
   if (failed(emitCppHeader(module, os, opts.cppNamespace,
-                           llvm::sys::path::filename(opts.input))))
+                           llvm::sys::path::filename(opts.input),
+                           model ? &*model : nullptr)))
     return 1;
   // Written only now, through a temporary file, so a failure leaves none.
   llvm::Error err = llvm::writeToOutput(

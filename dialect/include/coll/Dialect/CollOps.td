@@ -31,6 +31,8 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     `segments` (allreduce on cyclic or xor, r = 0) cuts the buffer into that
     many segments whose steps the runtime pipelines; every segment runs the
     same step program on its own memory, so the program's proof covers it.
+    `choice_of` names the dispatcher a `choose { ... }` candidate belongs
+    to: the header calls the cheapest candidate for the message size.
     `op = custom` means the caller passes the operator; `noncommutative`
     (custom only) requires every merge to join adjacent rank runs, which the
     operator-legality proof checks for each rank count.
@@ -57,6 +59,7 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     OptionalAttr<I64Attr>:$flat_below,
     OptionalAttr<I64Attr>:$radix,
     OptionalAttr<I64Attr>:$segments,
+    OptionalAttr<StrAttr>:$choice_of,
     UnitAttr:$noncommutative
   );
   let assemblyFormat = "$sym_name attr-dict";

@@ -54,11 +54,16 @@ mlir::LogicalResult expandAllCollectives(
     bool withTransfers = true,
     const std::function<bool(CollectiveOp)> &select = nullptr);
 
+struct MachineModel;
+
 /// Writes the C++ header for every coll.collective of `module` (LowerToCpp).
-/// `source` names the .coll file in the header's first comment.
+/// `source` names the .coll file in the header's first comment. The
+/// dispatchers of `choose` blocks take their size thresholds from `model`
+/// (required when the module has one).
 mlir::LogicalResult emitCppHeader(mlir::ModuleOp module, llvm::raw_ostream &os,
                                   llvm::StringRef cppNamespace,
-                                  llvm::StringRef source);
+                                  llvm::StringRef source,
+                                  const MachineModel *model = nullptr);
 
 /// Prints the values every rank holds after every step when rank r starts
 /// with `count` copies of r+1, in the layout of seeds/000's traces.
