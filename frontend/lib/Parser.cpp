@@ -57,6 +57,7 @@ struct Declaration {
   std::optional<ScheduleKind> schedule;
   int64_t butterflyR = 0; // kButterflyMax for `r = max`
   llvm::SMLoc butterflyRLoc;
+  bool autoR = false; // `r = auto`: a choice over r, by the cost model
 
   // `tree flat | binomial | arity(k) [flat_below(t)]` sets the schedule.
   llvm::SMLoc treeLoc;
@@ -145,6 +146,7 @@ private:
   LogicalResult parseGeneratedGroup(Declaration &decl);
   LogicalResult parseSegments(Declaration &decl);
   LogicalResult parseChoose(Declaration &decl);
+  LogicalResult expandAutoR(Declaration &decl);
   LogicalResult finishChoice(Declaration &decl, llvm::SMLoc closeLoc);
   LogicalResult checkGeneratedGroup(Declaration &decl);
   LogicalResult parseSchedule(Declaration &decl);
@@ -225,9 +227,50 @@ LogicalResult Parser::parseCollective() {
   }
   llvm::SMLoc closeLoc = tok.loc;
   consume();
+  if (decl.autoR && failed(expandAutoR(decl)))
+    return failure();
   if (decl.chooseLoc.isValid())
     return finishChoice(decl, closeLoc);
   return finish(decl, closeLoc);
+}
+
+/// `butterfly(r = auto)`: a choice over r = 0 .. ceil(log2 P) (up to 6 for
+/// a symbolic P, which covers P <= 64) and max, each candidate NAME_rN.
+LogicalResult Parser::expandAutoR(Declaration &decl) {
+  if (decl.chooseLoc.isValid())
+    return error(decl.butterflyRLoc, "r = auto inside choose; give the "
+                                     "candidates fixed values of r");
+  if (decl.kind != CollectiveKind::allreduce)
+    return error(decl.butterflyRLoc,
+                 "butterfly(r = auto) trades distribution steps for extra "
+                 "reduction traffic: it serves allreduce, not " +
+                     stringifyCollectiveKind(decl.kind).str() + "; use r = 0");
+  int64_t top = 6;
+  if (decl.fixedRanks)
+    top = llvm::Log2_64_Ceil(static_cast<uint64_t>(*decl.fixedRanks));
+  std::vector<int64_t> values;
+  for (int64_t r = 0; r < top; ++r)
+    values.push_back(r);
+  values.push_back(kButterflyMax);
+  for (int64_t r : values) {
+    Declaration candidate = decl;
+    candidate.autoR = false;
+    candidate.butterflyR = r;
+    candidate.choiceOf = decl.name;
+    candidate.name = decl.name + (r == kButterflyMax ? std::string("_rmax")
+                                                     : "_r" + std::to_string(r));
+    candidate.candidates.clear();
+    auto [it, inserted] = declared.try_emplace(candidate.name, decl.nameLoc);
+    if (!inserted)
+      return error(decl.nameLoc, "r = auto makes a collective '" +
+                                     candidate.name + "', which exists");
+    decl.candidates.push_back(std::move(candidate));
+  }
+  // The candidates carry the schedule; the dispatcher carries none.
+  decl.chooseLoc = decl.butterflyRLoc;
+  decl.groupLoc = decl.scheduleLoc = llvm::SMLoc();
+  decl.segmentsLoc = llvm::SMLoc();
+  return success();
 }
 
 /// choose { NAME { statements } ... }: each candidate is a collective of
@@ -607,8 +650,11 @@ LogicalResult Parser::parseSchedule(Declaration &decl) {
     if (tok.isKeyword("max")) {
       decl.butterflyR = kButterflyMax;
       consume();
+    } else if (tok.isKeyword("auto")) {
+      decl.autoR = true;
+      consume();
     } else if (!tok.is(Token::integer)) {
-      return unexpected("an integer or 'max'");
+      return unexpected("an integer, 'max' or 'auto'");
     } else if (failed(parseInteger(decl.butterflyR))) {
       return failure();
     }
