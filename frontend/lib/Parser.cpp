@@ -157,8 +157,7 @@ private:
                                           llvm::StringRef what);
   LogicalResult finish(Declaration &decl, llvm::SMLoc closeLoc);
   LogicalResult finishTree(Declaration &decl, llvm::SMLoc closeLoc);
-  LogicalResult finishTrivance(Declaration &decl, llvm::SMLoc closeLoc);
-  LogicalResult finishAlltoall(Declaration &decl, llvm::SMLoc closeLoc);
+  LogicalResult finishDigits(Declaration &decl, llvm::SMLoc closeLoc);
   LogicalResult finishScan(Declaration &decl, llvm::SMLoc closeLoc);
   void build(const Declaration &decl);
 
@@ -803,12 +802,9 @@ LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
                                "' of kind barrier needs a 'tree' statement "
                                "(flat, binomial or arity(k))");
   bool direct = decl.schedule == ScheduleKind::direct;
-  if (decl.kind == CollectiveKind::allreduce && decl.digitsLoc.isValid() &&
-      decl.schedule == ScheduleKind::balanced_ternary)
-    return finishTrivance(decl, closeLoc);
   if (decl.digitsLoc.isValid() || direct ||
       decl.kind == CollectiveKind::alltoall)
-    return finishAlltoall(decl, closeLoc);
+    return finishDigits(decl, closeLoc);
   if (rooted)
     return error(closeLoc, "collective '" + decl.name + "' of kind " +
                                stringifyCollectiveKind(decl.kind) +
@@ -935,36 +931,18 @@ LogicalResult Parser::finishScan(Declaration &decl, llvm::SMLoc closeLoc) {
   return success();
 }
 
-/// `digits balanced_ternary;` on allreduce: Trivance (seeds/002), peers
-/// r +- 3^k. Like the alltoall routings it takes no group.
-LogicalResult Parser::finishTrivance(Declaration &decl, llvm::SMLoc closeLoc) {
-  if (decl.group) {
-    InFlightDiagnostic diag = error(
-        decl.groupLoc, "Trivance takes no group; its peers are r +- 3^k");
-    diag.attachNote(loc(decl.digitsLoc)) << "the digits are here";
-    return diag;
-  }
-  if (decl.scheduleLoc.isValid()) {
-    InFlightDiagnostic diag =
-        error(decl.scheduleLoc, "a collective takes either 'digits' or a "
-                                "'schedule', not both");
-    diag.attachNote(loc(decl.digitsLoc)) << "the digits are here";
-    return diag;
-  }
-  if (!decl.ranksLoc.isValid())
-    return error(closeLoc, "collective '" + decl.name +
-                               "' needs a 'ranks' statement");
-  build(decl);
-  return success();
-}
-
-LogicalResult Parser::finishAlltoall(Declaration &decl, llvm::SMLoc closeLoc) {
+/// Digit routings: alltoall's, and `digits balanced_ternary;` on allreduce
+/// (Trivance, seeds/002: peers r +- 3^k). Neither takes a group.
+LogicalResult Parser::finishDigits(Declaration &decl, llvm::SMLoc closeLoc) {
   llvm::SMLoc routing =
       decl.digitsLoc.isValid() ? decl.digitsLoc : decl.scheduleLoc;
-  if (decl.kind == CollectiveKind::allreduce)
+  bool trivance = decl.kind == CollectiveKind::allreduce &&
+                  decl.digitsLoc.isValid() &&
+                  decl.schedule == ScheduleKind::balanced_ternary;
+  if (decl.kind == CollectiveKind::allreduce && !trivance)
     return error(routing, "this digit routing serves alltoall; allreduce "
                           "takes 'digits balanced_ternary;' (Trivance)");
-  if (decl.kind != CollectiveKind::alltoall)
+  if (decl.kind != CollectiveKind::alltoall && !trivance)
     return error(routing, "digit routings serve alltoall, not " +
                               stringifyCollectiveKind(decl.kind));
   if (!routing.isValid() || (decl.schedule && !isDigitSchedule(*decl.schedule)))

@@ -3,6 +3,7 @@
 // distributed vector from one placement to another; every method reduces its
 // indices mod P, so callers may pass k >= P or negative k.
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -16,6 +17,27 @@ namespace detail {
 inline int wrap(int k, int P) {
   const int m = k % P;
   return m < 0 ? m + P : m;
+}
+
+// Element offset of chunk j when `count` elements are cut into P chunks, the
+// first count % P one element longer.
+inline std::size_t chunkOffset(std::size_t count, int P, int j) {
+  const std::size_t p = static_cast<std::size_t>(P), q = count / p, r = count % p;
+  const std::size_t jj = static_cast<std::size_t>(j);
+  return jj * q + std::min(jj, r);
+}
+
+// The checks and the first copy every group-level step runner starts with:
+// the group matches the communicator, buffers exist, recv starts as send.
+template <class T>
+void startGroupSteps(const char* who, int groupSize, int commSize, const T* send, T* recv,
+                     std::size_t count) {
+  if (groupSize != commSize)
+    throw Error(std::string(who) + ": group size " + std::to_string(groupSize) +
+                " does not match communicator size " + std::to_string(commSize));
+  if (count > 0 && (send == nullptr || recv == nullptr))
+    throw Error(std::string(who) + ": null buffer with count " + std::to_string(count));
+  if (count > 0 && send != recv) std::copy(send, send + count, recv);
 }
 }  // namespace detail
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "coll/butterfly.hpp"
+#include "coll/groups.hpp"
 #include "coll/transport.hpp"
 
 namespace coll {
@@ -26,13 +27,8 @@ class VectorSteps {
  public:
   VectorSteps(Comm& comm, const Group& group, const T* send, T* recv, std::size_t count, int copies)
       : comm_(comm), group_(group), recv_(recv), count_(count) {
-    if (group_.size() != comm_.size())
-      throw Error("coll::VectorSteps: group size " + std::to_string(group_.size()) +
-                  " does not match communicator size " + std::to_string(comm_.size()));
     if (copies < 1) throw Error("coll::VectorSteps: a plan needs at least one copy");
-    if (count_ > 0 && (send == nullptr || recv == nullptr))
-      throw Error("coll::VectorSteps: null buffer with count " + std::to_string(count_));
-    if (count_ > 0 && send != recv) std::copy(send, send + count_, recv_);
+    detail::startGroupSteps("coll::VectorSteps", group_.size(), comm_.size(), send, recv, count);
     scratch_.resize(static_cast<std::size_t>(copies - 1) * count_);
     copies_ = copies;
   }
@@ -92,11 +88,7 @@ class VectorSteps {
   }
 
  private:
-  std::size_t chunkOffset(int j) const {
-    const std::size_t P = static_cast<std::size_t>(group_.size());
-    const std::size_t q = count_ / P, r = count_ % P, jj = static_cast<std::size_t>(j);
-    return jj * q + std::min(jj, r);
-  }
+  std::size_t chunkOffset(int j) const { return detail::chunkOffset(count_, group_.size(), j); }
   // Rank x's chunk of `slot`, and its length.
   int position(int slot, int x) const {
     return group_.position(group_.inverse(slot % group_.size(), x));

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "coll/groups.hpp"
 #include "coll/transport.hpp"
 
 namespace coll {
@@ -25,12 +26,7 @@ class Workspace {
  public:
   Workspace(Comm& comm, const Group& group, const T* send, T* recv, std::size_t count)
       : comm_(comm), group_(group), recv_(recv), count_(count) {
-    if (group_.size() != comm_.size())
-      throw Error("coll::Workspace: group size " + std::to_string(group_.size()) +
-                  " does not match communicator size " + std::to_string(comm_.size()));
-    if (count_ > 0 && (send == nullptr || recv == nullptr))
-      throw Error("coll::Workspace: null buffer with count " + std::to_string(count_));
-    if (count_ > 0 && send != recv) std::copy(send, send + count_, recv_);
+    detail::startGroupSteps("coll::Workspace", group_.size(), comm_.size(), send, recv, count);
   }
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
@@ -84,11 +80,7 @@ class Workspace {
     bool operator==(const Range& o) const { return begin == o.begin && size == o.size; }
   };
 
-  std::size_t chunkOffset(int j) const {
-    const std::size_t P = static_cast<std::size_t>(group_.size());
-    const std::size_t q = count_ / P, r = count_ % P, jj = static_cast<std::size_t>(j);
-    return jj * q + std::min(jj, r);
-  }
+  std::size_t chunkOffset(int j) const { return detail::chunkOffset(count_, group_.size(), j); }
 
   // Sorted, merged element ranges of parts inverse(base + i, x), i < vectors.
   void partRanges(int base, int vectors, int x, std::vector<Range>& out) {
