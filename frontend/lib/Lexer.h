@@ -51,6 +51,14 @@ class Lexer {
 public:
   explicit Lexer(llvm::StringRef buffer) : buffer(buffer), cur(buffer.begin()) {}
   Token next();
+  /// Whether the token after the current position is keyword `word`,
+  /// without consuming it (one token of lookahead).
+  bool peekIsKeyword(llvm::StringRef word) {
+    const char *saved = cur;
+    Token t = next();
+    cur = saved;
+    return t.isKeyword(word);
+  }
 
   /// Describes `kind` for messages such as "expected ';'".
   static const char *describe(Token::Kind kind);

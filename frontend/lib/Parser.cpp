@@ -58,6 +58,8 @@ struct Declaration {
   int64_t butterflyR = 0; // kButterflyMax for `r = max`
   llvm::SMLoc butterflyRLoc;
   bool autoR = false; // `r = auto`: a choice over r, by the cost model
+  bool autoArity = false; // `tree arity(auto)`: a choice over the arity
+  llvm::SMLoc autoLoc;
 
   // `tree flat | binomial | arity(k) [flat_below(t)]` sets the schedule.
   llvm::SMLoc treeLoc;
@@ -146,7 +148,7 @@ private:
   LogicalResult parseGeneratedGroup(Declaration &decl);
   LogicalResult parseSegments(Declaration &decl);
   LogicalResult parseChoose(Declaration &decl);
-  LogicalResult expandAutoR(Declaration &decl);
+  LogicalResult expandAuto(Declaration &decl);
   LogicalResult finishChoice(Declaration &decl, llvm::SMLoc closeLoc);
   LogicalResult checkGeneratedGroup(Declaration &decl);
   LogicalResult parseSchedule(Declaration &decl);
@@ -226,48 +228,59 @@ LogicalResult Parser::parseCollective() {
   }
   llvm::SMLoc closeLoc = tok.loc;
   consume();
-  if (decl.autoR && failed(expandAutoR(decl)))
+  if ((decl.autoR || decl.autoArity) && failed(expandAuto(decl)))
     return failure();
   if (decl.chooseLoc.isValid())
     return finishChoice(decl, closeLoc);
   return finish(decl, closeLoc);
 }
 
-/// `butterfly(r = auto)`: a choice over r = 0 .. ceil(log2 P) (up to 6 for
-/// a symbolic P, which covers P <= 64) and max, each candidate NAME_rN.
-LogicalResult Parser::expandAutoR(Declaration &decl) {
+/// `butterfly(r = auto)`: a choice over r = 0 .. ceil(log2 P) - 1 and max
+/// (r up to 5 for a symbolic P, which covers P <= 64), candidates NAME_rN;
+/// `tree arity(auto)`: a choice over arities 2, 3, 4, 8 and 16 (those below
+/// a fixed P), candidates NAME_aK. The cost model picks at compile time.
+LogicalResult Parser::expandAuto(Declaration &decl) {
+  llvm::SMLoc at = decl.autoR ? decl.butterflyRLoc : decl.autoLoc;
+  std::string what = decl.autoR ? "r = auto" : "arity(auto)";
   if (decl.chooseLoc.isValid())
-    return error(decl.butterflyRLoc, "r = auto inside choose; give the "
-                                     "candidates fixed values of r");
-  if (decl.kind != CollectiveKind::allreduce)
-    return error(decl.butterflyRLoc,
-                 "butterfly(r = auto) trades distribution steps for extra "
-                 "reduction traffic: it serves allreduce, not " +
-                     stringifyCollectiveKind(decl.kind).str() + "; use r = 0");
-  int64_t top = 6;
-  if (decl.fixedRanks)
-    top = llvm::Log2_64_Ceil(static_cast<uint64_t>(*decl.fixedRanks));
-  std::vector<int64_t> values;
-  for (int64_t r = 0; r < top; ++r)
-    values.push_back(r);
-  values.push_back(kButterflyMax);
-  for (int64_t r : values) {
+    return error(at, what + " inside choose; give the candidates fixed values");
+  if (decl.autoR && decl.kind != CollectiveKind::allreduce)
+    return error(at, "butterfly(r = auto) trades distribution steps for extra "
+                     "reduction traffic: it serves allreduce, not " +
+                         stringifyCollectiveKind(decl.kind).str() +
+                         "; use r = 0");
+  std::vector<std::pair<std::string, int64_t>> values;
+  if (decl.autoR) {
+    int64_t top = decl.fixedRanks ? llvm::Log2_64_Ceil(static_cast<uint64_t>(
+                                        *decl.fixedRanks))
+                                  : 6;
+    for (int64_t r = 0; r < top; ++r)
+      values.push_back({"_r" + std::to_string(r), r});
+    values.push_back({"_rmax", kButterflyMax});
+  } else {
+    for (int64_t k : {2, 3, 4, 8, 16})
+      if (k == 2 || !decl.fixedRanks || k < *decl.fixedRanks)
+        values.push_back({"_a" + std::to_string(k), k});
+  }
+  if (values.size() < 2) // nothing to choose between: the one value
+    return decl.autoR ? (decl.butterflyR = values[0].second, success())
+                      : (decl.arity = values[0].second, success());
+  for (auto [suffix, value] : values) {
     Declaration candidate = decl;
-    candidate.autoR = false;
-    candidate.butterflyR = r;
+    candidate.autoR = candidate.autoArity = false;
+    (decl.autoR ? candidate.butterflyR : *candidate.arity) = value;
     candidate.choiceOf = decl.name;
-    candidate.name = decl.name + (r == kButterflyMax ? std::string("_rmax")
-                                                     : "_r" + std::to_string(r));
+    candidate.name = decl.name + suffix;
     candidate.candidates.clear();
     auto [it, inserted] = declared.try_emplace(candidate.name, decl.nameLoc);
     if (!inserted)
-      return error(decl.nameLoc, "r = auto makes a collective '" +
+      return error(decl.nameLoc, what + " makes a collective '" +
                                      candidate.name + "', which exists");
     decl.candidates.push_back(std::move(candidate));
   }
   // The candidates carry the schedule; the dispatcher carries none.
-  decl.chooseLoc = decl.butterflyRLoc;
-  decl.groupLoc = decl.scheduleLoc = llvm::SMLoc();
+  decl.chooseLoc = at;
+  decl.groupLoc = decl.scheduleLoc = decl.treeLoc = llvm::SMLoc();
   decl.segmentsLoc = llvm::SMLoc();
   return success();
 }
@@ -347,6 +360,10 @@ LogicalResult Parser::finishChoice(Declaration &decl, llvm::SMLoc closeLoc) {
       candidate.rootValueLoc = decl.rootValueLoc;
       candidate.root = decl.root;
     }
+    if (candidate.root != decl.candidates.front().root)
+      return error(candidate.rootLoc.isValid() ? candidate.rootLoc
+                                               : candidate.nameLoc,
+                   "the candidates of a choice share one root");
     if (failed(finish(candidate, closeLoc)))
       return failure();
   }
@@ -695,9 +712,17 @@ LogicalResult Parser::parseTree(Declaration &decl) {
                               "'; expected flat, binomial or arity(k)");
   decl.schedule = ScheduleKind::hierarchical;
   consume();
-  int64_t arity, flatBelow = 16; // HPX's default threshold (seeds/000)
-  if (failed(parseParenthesizedInteger(arity, 2, "tree arity")))
+  int64_t arity = 2, flatBelow = 16; // HPX's default threshold (seeds/000)
+  if (tok.is(Token::l_paren) && lexer.peekIsKeyword("auto")) {
+    consume();
+    decl.autoLoc = tok.loc;
+    decl.autoArity = true;
+    consume();
+    if (failed(expect(Token::r_paren)))
+      return failure();
+  } else if (failed(parseParenthesizedInteger(arity, 2, "tree arity"))) {
     return failure();
+  }
   if (tok.isKeyword("flat_below")) {
     consume();
     if (failed(parseParenthesizedInteger(flatBelow, 0, "flat_below")))

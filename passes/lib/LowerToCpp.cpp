@@ -898,6 +898,8 @@ static LogicalResult emitDispatcher(StringRef name,
   os << " for the\n/// communicator size and count * sizeof(T), on model "
      << model->name << " (" << model->describe()
      << ");\n/// `collc explain` shows the costs behind each threshold.\n";
+  if (std::optional<uint64_t> root = all.front().getRoot())
+    os << "constexpr int " << name << "_root = " << *root << ";\n";
   os << "constexpr bool " << name << "_accepts(int ranks) noexcept {\n"
      << "  return ";
   for (size_t i = 0; i < all.size(); ++i)

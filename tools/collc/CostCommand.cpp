@@ -179,11 +179,14 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
 
   // explain: the affine costs, the lower envelope, the pairwise crossovers.
   os << "each candidate costs fixed + per-byte * M (M = count * sizeof(T)):\n";
+  size_t nameWidth = 18;
+  for (const Candidate &c : candidates)
+    nameWidth = std::max(nameWidth, c.name.size() + 2);
   for (const Candidate &c : candidates) {
     size_t steps = llvm::count_if(
         costOfSteps(c.program, *model, 1, machine),
         [](const StepCost &s) { return s.communicates; });
-    os << "  " << llvm::left_justify(c.name, 18)
+    os << "  " << llvm::left_justify(c.name, nameWidth)
        << llvm::format("%10.3f us + %.6e us/B * M", c.cost.fixed,
                        c.cost.perByte)
        << "   (" << steps << " communication steps)\n";
@@ -212,10 +215,13 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
                        : 0;
     size_t next = b < breaks.size() ? fastestAt(probe) : current;
     if (b == breaks.size() || next != current) {
-      os << "  " << (from == 0 ? std::string("M < ") : sizeText(from) + " <= M")
-         << (b < breaks.size() ? (from == 0 ? "" : " < ") + sizeText(breaks[b])
-                               : std::string(from == 0 ? "any" : ""))
-         << ": " << candidates[current].name << "\n";
+      std::string range =
+          from == 0 ? (b < breaks.size() ? "M < " + sizeText(breaks[b])
+                                         : std::string("any M"))
+                    : sizeText(from) + " <= M" +
+                          (b < breaks.size() ? " < " + sizeText(breaks[b])
+                                             : std::string());
+      os << "  " << range << ": " << candidates[current].name << "\n";
       if (b < breaks.size()) {
         from = breaks[b];
         current = next;
@@ -223,10 +229,14 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
     }
   }
   os << "crossovers (where two candidates cost the same):\n";
+  size_t pairWidth = 28;
+  for (const Candidate &a : candidates)
+    for (const Candidate &b : candidates)
+      pairWidth = std::max(pairWidth, a.name.size() + b.name.size() + 6);
   for (size_t i = 0; i < candidates.size(); ++i)
     for (size_t j = i + 1; j < candidates.size(); ++j) {
       const Candidate &a = candidates[i], &b = candidates[j];
-      os << "  " << llvm::left_justify(a.name + " vs " + b.name, 28);
+      os << "  " << llvm::left_justify(a.name + " vs " + b.name, pairWidth);
       if (std::optional<double> at = crossover(a.cost, b.cost)) {
         bool aFirst = a.cost.at(*at / 2) < b.cost.at(*at / 2);
         os << "about " << sizeText(std::round(*at)) << " ("
