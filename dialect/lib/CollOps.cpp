@@ -145,9 +145,15 @@ LogicalResult CollectiveOp::verify() {
              << static_cast<int64_t>(*getFlatBelow());
   }
 
+  if (getReconfigure() && (kind != CollectiveKind::alltoall ||
+                           !(getSchedule() == ScheduleKind::radix ||
+                             getSchedule() == ScheduleKind::balanced_ternary)))
+    return emitOpError("reconfigure auto is for the alltoall routings radix "
+                       "and balanced_ternary");
   if (std::optional<uint64_t> segments = getSegments()) {
-    if (static_cast<int64_t>(*segments) < 1)
-      return emitOpError("segments must be at least 1, got ")
+    if (static_cast<int64_t>(*segments) < 1 ||
+        static_cast<int64_t>(*segments) > 4096)
+      return emitOpError("segments must be in 1..4096, got ")
              << static_cast<int64_t>(*segments);
     if (kind != CollectiveKind::allreduce ||
         !(getGroup() == GroupKind::cyclic || getGroup() == GroupKind::xor_) ||

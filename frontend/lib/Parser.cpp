@@ -68,8 +68,9 @@ struct Declaration {
   llvm::SMLoc rootLoc, rootValueLoc;
   std::optional<int64_t> root;
 
-  // `digits radix(k) | balanced_ternary` sets the schedule.
-  llvm::SMLoc digitsLoc;
+  // `digits radix(k) | balanced_ternary [reconfigure auto]` sets the
+  // schedule.
+  llvm::SMLoc digitsLoc, reconfigureLoc;
   std::optional<int64_t> radix;
 
   // `segments = S`: pipeline S segments of the buffer.
@@ -749,23 +750,35 @@ LogicalResult Parser::parseDigits(Declaration &decl) {
   if (tok.spelling == "balanced_ternary") {
     decl.schedule = ScheduleKind::balanced_ternary;
     consume();
-    return expectSemicolon(last, "the digits statement");
-  }
-  if (tok.spelling != "radix")
+  } else if (tok.spelling == "radix") {
+    decl.schedule = ScheduleKind::radix;
+    consume();
+    int64_t radix;
+    last = tok;
+    if (failed(parseParenthesizedInteger(radix, 2, "radix")))
+      return failure();
+    decl.radix = radix;
+  } else {
     return error(tok.loc, "unknown number system '" + tok.spelling +
                               "'; expected radix(k) or balanced_ternary");
-  decl.schedule = ScheduleKind::radix;
-  consume();
-  int64_t radix;
-  last = tok;
-  if (failed(parseParenthesizedInteger(radix, 2, "radix")))
-    return failure();
-  decl.radix = radix;
+  }
+  // `reconfigure auto`: where to set an optical circuit switch (seed 002).
+  if (tok.isKeyword("reconfigure")) {
+    decl.reconfigureLoc = tok.loc;
+    consume();
+    if (!tok.isKeyword("auto"))
+      return unexpected("'auto' after 'reconfigure'");
+    last = tok;
+    consume();
+  }
   if (tok.is(Token::semicolon)) {
     consume();
     return success();
   }
-  return error(tok.loc, "expected ';' after the digits statement");
+  if (tok.is(Token::identifier))
+    return error(tok.loc, "unknown digits parameter '" + tok.spelling +
+                              "'; expected reconfigure auto");
+  return expectSemicolon(last, "the digits statement");
 }
 
 LogicalResult Parser::parseRoot(Declaration &decl) {
@@ -792,8 +805,8 @@ LogicalResult Parser::parseSegments(Declaration &decl) {
   int64_t segments;
   if (failed(parseInteger(segments)))
     return failure();
-  if (segments < 1)
-    return error(at, "segments must be at least 1, got " +
+  if (segments < 1 || segments > 4096)
+    return error(at, "segments must be in 1..4096, got " +
                          llvm::Twine(segments));
   decl.segments = segments;
   return expectSemicolon(last, "the segments statement");
@@ -967,6 +980,11 @@ LogicalResult Parser::finishDigits(Declaration &decl, llvm::SMLoc closeLoc) {
   if (decl.kind == CollectiveKind::allreduce && !trivance)
     return error(routing, "this digit routing serves alltoall; allreduce "
                           "takes 'digits balanced_ternary;' (Trivance)");
+  if (decl.reconfigureLoc.isValid() && decl.kind != CollectiveKind::alltoall)
+    return error(decl.reconfigureLoc,
+                 "reconfigure auto places the optical switch settings of an "
+                 "alltoall routing, not of " +
+                     stringifyCollectiveKind(decl.kind).str());
   if (decl.kind != CollectiveKind::alltoall && !trivance)
     return error(routing, "digit routings serve alltoall, not " +
                               stringifyCollectiveKind(decl.kind));
@@ -1090,6 +1108,7 @@ void Parser::build(const Declaration &decl) {
       optionalInt(decl.arity), optionalInt(decl.flatBelow),
       optionalInt(decl.radix), optionalInt(decl.segments),
       decl.choiceOf.empty() ? StringAttr() : builder.getStringAttr(decl.choiceOf),
+      decl.reconfigureLoc.isValid() ? builder.getUnitAttr() : UnitAttr(),
       decl.noncommutative ? builder.getUnitAttr() : UnitAttr());
 }
 

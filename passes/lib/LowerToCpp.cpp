@@ -18,6 +18,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -610,8 +611,13 @@ static void emitTableGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
     os << "  " << steps << " steps(comm, coll::TableGroup(P, kElements), "
        << "work.data(), work.data(), total, " << copies << ");\n";
   }
+  // allgather only copies; its function has no operator to pass on.
+  std::string op = kind == CollectiveKind::allgather
+                       ? "[](const " + type.str() + " &a, const " + type.str() +
+                             " &) { return a; }"
+                       : std::string("op");
   os << "  for (const coll::ButterflyStep &step : kSteps)\n"
-        "    steps.run(step, op);\n";
+        "    steps.run(step, " << op << ");\n";
   if (kind == CollectiveKind::reduce_scatter)
     os << "  if (count > 0)\n"
           "    std::copy(work.data() + static_cast<std::size_t>(comm.rank()) * "
@@ -857,7 +863,9 @@ cheapestBySize(ArrayRef<CollectiveOp> candidates, int64_t P,
     for (size_t j = i + 1; j < costs.size(); ++j)
       if (costs[i] && costs[j])
         if (std::optional<double> at = crossover(*costs[i], *costs[j]))
-          breaks.push_back(std::ceil(*at));
+          // Beyond 2^62 bytes the slopes differ by rounding only.
+          if (*at < 4.6e18)
+            breaks.push_back(std::ceil(*at));
   llvm::sort(breaks);
   std::vector<std::pair<uint64_t, size_t>> ranges;
   std::optional<size_t> current = cheapestAt(0);
@@ -905,16 +913,18 @@ static LogicalResult emitDispatcher(StringRef name,
   for (size_t i = 0; i < all.size(); ++i)
     os << (i ? " || " : "") << all[i].getSymName() << "_accepts(ranks)";
   os << ";\n}\n\n";
+  // broadcast works in one buffer; every other kind takes send and recv.
+  bool inOneBuffer = all.front().getKind() == CollectiveKind::broadcast;
   os << "template <class T, class... Rest>\n"
-     << "void " << name
-     << "(coll::Comm &comm, const T *send, T *recv, std::size_t count, "
-        "Rest &&...rest) {\n"
+     << "void " << name << "(coll::Comm &comm, "
+     << (inOneBuffer ? "T *buffer" : "const T *send, T *recv")
+     << ", std::size_t count, Rest &&...rest) {\n"
      << "  const std::size_t bytes = count * sizeof(T);\n"
      << "  (void)bytes;\n"
      << "  switch (comm.size()) {\n";
+  std::string arguments = inOneBuffer ? "(comm, buffer, count, " : "(comm, send, recv, count, ";
   auto call = [&](size_t i) {
-    return (all[i].getSymName() +
-            "(comm, send, recv, count, std::forward<Rest>(rest)...)")
+    return (all[i].getSymName() + arguments + "std::forward<Rest>(rest)...)")
         .str();
   };
   for (int64_t P : counts) {
@@ -942,6 +952,43 @@ static LogicalResult emitDispatcher(StringRef name,
   return success();
 }
 
+/// `reconfigure auto`: where to set an optical circuit switch for the
+/// routing (R* = argmin C(R) in balanced segments, seed 002), with the
+/// model's constants, computed by coll/reconfiguration.hpp at run time.
+static LogicalResult emitSwitchSettings(CollectiveOp spec,
+                                        const MachineModel *model,
+                                        llvm::raw_ostream &os) {
+  if (!model || model->delta < 0)
+    return spec.emitError("collective '")
+           << spec.getSymName()
+           << "' places optical switch settings (reconfigure auto), which "
+              "needs a model with alpha (per phase), hop_latency, beta and "
+              "delta: pass --model FILE to collc compile";
+  StringRef name = spec.getSymName();
+  os << "/// " << name
+     << "_switch_settings(P, bytes): the phases of the routing before which an "
+        "optical\n/// circuit switch is set to the edges {i, i +- d_k} (phase 0 "
+        "always is; R* = argmin C(R)\n/// in balanced segments, seeds/002), for "
+        "`bytes` per node (P * count * sizeof(T)),\n/// on model "
+     << model->name << ": alpha_phase " << llvm::format("%g", model->alpha)
+     << " us, hop " << llvm::format("%g", model->hopLatency) << " us, beta "
+     << llvm::format("%g", model->beta) << " us/B, delta "
+     << llvm::format("%g", model->delta) << " us.\n";
+  os << "inline std::vector<int> " << name
+     << "_switch_settings(int P, std::size_t bytes) {\n"
+     << "  const coll::SwitchModel model{" << llvm::format("%.17g", model->alpha)
+     << ", " << llvm::format("%.17g", model->hopLatency) << ", "
+     << llvm::format("%.17g", model->beta) << ", "
+     << llvm::format("%.17g", model->delta) << "};\n"
+     << "  const std::vector<coll::RoutingPhase> phases = coll::routingPhases("
+     << digitsInitializer(spec) << ", P);\n"
+     << "  const double m = static_cast<double>(bytes);\n"
+     << "  return coll::reconfigurationPhases(static_cast<int>(phases.size()),\n"
+     << "                                     coll::bestReconfigurations(phases, "
+        "model, m));\n}\n\n";
+  return success();
+}
+
 LogicalResult coll::emitCppHeader(ModuleOp module, llvm::raw_ostream &os,
                                   StringRef cppNamespace, StringRef source,
                                   const MachineModel *model) {
@@ -954,6 +1001,8 @@ LogicalResult coll::emitCppHeader(ModuleOp module, llvm::raw_ostream &os,
   llvm::MapVector<StringRef, SmallVector<CollectiveOp>> choices;
   for (CollectiveOp spec : module.getOps<CollectiveOp>()) {
     emitCollective(spec, os, cppNamespace);
+    if (spec.getReconfigure() && failed(emitSwitchSettings(spec, model, os)))
+      return failure();
     if (std::optional<StringRef> of = spec.getChoiceOf())
       choices[*of].push_back(spec);
   }

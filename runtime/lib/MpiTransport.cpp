@@ -1,6 +1,7 @@
 // MPI implementation of coll::Transport and the Comm constructors.
 
 #include <algorithm>
+#include <climits>
 #include <string>
 #include <utility>
 
@@ -64,10 +65,21 @@ void MpiTransport::exchange(const SendSegment* sends, std::size_t numSends, int 
 void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int tag) {
   if (tag < 0) throw Error("coll::MpiTransport: negative tag " + std::to_string(tag));
   // Tags only need to differ between nearby steps; wrap to stay legal.
-  const int mpiTag = tag % (tagUpperBound_ + 1);
+  const int mpiTag = tagUpperBound_ == INT_MAX ? tag : tag % (tagUpperBound_ + 1);
   requests_.clear();
   expectedBytes_.clear();
   sources_.clear();
+  // A failed post must not leave earlier requests writing into buffers the
+  // caller frees while the exception unwinds: cancel and complete them.
+  auto post = [&](int code, const char* what) {
+    if (code == MPI_SUCCESS) return;
+    for (MPI_Request& r : requests_)
+      if (r != MPI_REQUEST_NULL) {
+        MPI_Cancel(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+      }
+    check(code, what);
+  };
 
   // Receives first so incoming data can land directly in user memory. A
   // peer with nothing to move still gets one empty message, so a step
@@ -81,7 +93,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
       requests_.push_back(MPI_REQUEST_NULL);
       expectedBytes_.push_back(0);
       sources_.push_back(x.from);
-      check(MPI_Irecv(nullptr, 0, MPI_BYTE, x.from, mpiTag, comm_, &requests_.back()), "MPI_Irecv");
+      post(MPI_Irecv(nullptr, 0, MPI_BYTE, x.from, mpiTag, comm_, &requests_.back()), "MPI_Irecv");
     }
     for (std::size_t s = 0; s < x.numRecvs; ++s) {
       char* base = static_cast<char*>(x.recvs[s].data);
@@ -90,8 +102,8 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
         requests_.push_back(MPI_REQUEST_NULL);
         expectedBytes_.push_back(len);
         sources_.push_back(x.from);
-        check(MPI_Irecv(base + off, static_cast<int>(len), MPI_BYTE, x.from, mpiTag, comm_, &requests_.back()),
-              "MPI_Irecv");
+        post(MPI_Irecv(base + off, static_cast<int>(len), MPI_BYTE, x.from, mpiTag, comm_, &requests_.back()),
+             "MPI_Irecv");
       }
     }
   }
@@ -103,15 +115,15 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
     for (std::size_t s = 0; s < x.numSends; ++s) sendBytes += x.sends[s].bytes;
     if (sendBytes == 0) {
       requests_.push_back(MPI_REQUEST_NULL);
-      check(MPI_Isend(nullptr, 0, MPI_BYTE, x.to, mpiTag, comm_, &requests_.back()), "MPI_Isend");
+      post(MPI_Isend(nullptr, 0, MPI_BYTE, x.to, mpiTag, comm_, &requests_.back()), "MPI_Isend");
     }
     for (std::size_t s = 0; s < x.numSends; ++s) {
       const char* base = static_cast<const char*>(x.sends[s].data);
       for (std::size_t off = 0; off < x.sends[s].bytes; off += kMaxMessageBytes) {
         const std::size_t len = std::min(kMaxMessageBytes, x.sends[s].bytes - off);
         requests_.push_back(MPI_REQUEST_NULL);
-        check(MPI_Isend(base + off, static_cast<int>(len), MPI_BYTE, x.to, mpiTag, comm_, &requests_.back()),
-              "MPI_Isend");
+        post(MPI_Isend(base + off, static_cast<int>(len), MPI_BYTE, x.to, mpiTag, comm_, &requests_.back()),
+             "MPI_Isend");
       }
     }
   }

@@ -5,6 +5,8 @@
 
 #include "check_common.hpp"
 
+#include <algorithm>
+
 namespace {
 
 template <class T>
@@ -31,6 +33,17 @@ int runAll(coll::Comm& comm) {
       runCase<std::int64_t>(comm, count, inplace);
       cases += 2;
     }
+#ifdef COLLC_SWITCH_SETTINGS
+  // reconfigure auto: the switch is set before phase 0, then at increasing
+  // phases; one node has no phases at all.
+  for (std::size_t bytes : {std::size_t{1024}, std::size_t{1} << 28}) {
+    const std::vector<int> at = collc::COLLC_CAT(COLLC_FN, _switch_settings)(comm.size(), bytes);
+    const bool ok = comm.size() == 1 ? at.empty()
+                                     : !at.empty() && at.front() == 0 && std::is_sorted(at.begin(), at.end());
+    if (!ok) throw coll::Error("switch settings out of order for P = " + std::to_string(comm.size()));
+    ++cases;
+  }
+#endif
   return cases;
 }
 

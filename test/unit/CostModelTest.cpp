@@ -117,7 +117,7 @@ TEST_CASE("machine models parse with line and column errors") {
   CHECK(m->beta == doctest::Approx(1.717533e-5).epsilon(1e-5));
   CHECK_FALSE(MachineModel::parse("alpha = 1\nalhpa = 2\nbeta = 1\n", error));
   CHECK(error == "2:1: unknown key 'alhpa'; expected name, alpha, beta, "
-                 "bandwidth, gamma, topology, topology_file or hop_latency");
+                 "bandwidth, gamma, topology, topology_file, hop_latency or delta");
   CHECK_FALSE(MachineModel::parse("beta = fast\n", error));
   CHECK(error == "1:8: expected a non-negative number for 'beta', got 'fast'");
   CHECK_FALSE(MachineModel::parse("alpha = 1\n", error));

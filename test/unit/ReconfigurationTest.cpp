@@ -1,6 +1,6 @@
 // Digit routings on an optical circuit switch (seed 002, design.md 5):
 // the closed forms for ReTri, and R* at the extremes of delta.
-#include "coll/Passes/Reconfiguration.h"
+#include "coll/reconfiguration.hpp"
 
 #include <doctest/doctest.h>
 
@@ -52,4 +52,14 @@ TEST_CASE("R* at the extremes: reconfigure every phase, or never") {
     CHECK(bestReconfigurations(phases, seed002(1e-9), bytes) == 3);
     CHECK(bestReconfigurations(phases, seed002(1e12), bytes) == 0);
   }
+}
+
+TEST_CASE("the switch is set at the start of each balanced segment") {
+  CHECK(reconfigurationPhases(4, 0) == std::vector<int>{0});
+  CHECK(reconfigurationPhases(4, 1) == std::vector<int>{0, 2});
+  CHECK(reconfigurationPhases(4, 3) == std::vector<int>{0, 1, 2, 3});
+  CHECK(reconfigurationPhases(5, 1) == std::vector<int>{0, 3}); // longer first
+  CHECK(reconfigurationPhases(4, 9) == std::vector<int>{0, 1, 2, 3});
+  CHECK(reconfigurationPhases(0, 2).empty());
+  CHECK(reconfiguredCost({}, seed002(1), 100, 0) == 0);
 }

@@ -10,7 +10,7 @@
 #include "SweepCommand.h"
 
 #include "coll/Passes/CostModel.h"
-#include "coll/Passes/Reconfiguration.h"
+#include "coll/reconfiguration.hpp"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"

@@ -65,10 +65,12 @@ std::optional<MachineModel> MachineModel::parse(llvm::StringRef text,
       model.gamma = number;
     } else if (key == "hop_latency") {
       model.hopLatency = number;
+    } else if (key == "delta") {
+      model.delta = number;
     } else {
       error = at(keyPart) + "unknown key '" + key.str() +
               "'; expected name, alpha, beta, bandwidth, gamma, topology, "
-              "topology_file or hop_latency";
+              "topology_file, hop_latency or delta";
       return std::nullopt;
     }
   }

@@ -90,8 +90,9 @@ class PeerSteps {
     const PeerExchange both[2] = {{&out, 1, checkPeer(right), &fromLeft, 1, checkPeer(left)},
                                   {&out, 1, checkPeer(left), &fromRight, 1, checkPeer(right)}};
     comm_.transport().exchangeAll(both, 2, step);
-    merge(left, tmp_.data(), acc, n, op);
+    // In the order of the verified step program: the right value, then the left.
     merge(right, tmp_.data() + n, acc, n, op);
+    merge(left, tmp_.data(), acc, n, op);
   }
 
  private:

@@ -6,6 +6,7 @@
 #include "coll/digits.hpp"
 #include "coll/groups.hpp"
 #include "coll/peer_steps.hpp"
+#include "coll/reconfiguration.hpp"
 #include "coll/transport.hpp"
 #include "coll/trees.hpp"
 #include "coll/vector_steps.hpp"

@@ -31,6 +31,8 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     `segments` (allreduce on cyclic or xor, r = 0) cuts the buffer into that
     many segments whose steps the runtime pipelines; every segment runs the
     same step program on its own memory, so the program's proof covers it.
+    `reconfigure` (a digit routing of alltoall) asks for the phases before
+    which an optical circuit switch should be set (R* of seed 002).
     `choice_of` names the dispatcher a `choose { ... }` candidate belongs
     to: the header calls the cheapest candidate for the message size.
     `op = custom` means the caller passes the operator; `noncommutative`
@@ -60,6 +62,7 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     OptionalAttr<I64Attr>:$radix,
     OptionalAttr<I64Attr>:$segments,
     OptionalAttr<StrAttr>:$choice_of,
+    UnitAttr:$reconfigure,
     UnitAttr:$noncommutative
   );
   let assemblyFormat = "$sym_name attr-dict";

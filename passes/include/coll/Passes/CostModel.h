@@ -34,6 +34,9 @@ struct MachineModel {
   /// hierarchy(n, GB/s)) or a topology file; empty: the uniform machine.
   std::string topology, topologyFile;
   double hopLatency = 0; // microseconds per link of a built-in topology
+  /// Microseconds to reconfigure an optical circuit switch (reconfigure
+  /// auto; negative: not given).
+  double delta = -1;
 
   /// The topology for P ranks (nullopt with an empty `error` for the
   /// uniform machine); on error nullopt and `error` set.
