@@ -117,7 +117,7 @@ TEST_CASE("machine models parse with line and column errors") {
   CHECK(m->beta == doctest::Approx(1.717533e-5).epsilon(1e-5));
   CHECK_FALSE(MachineModel::parse("alpha = 1\nalhpa = 2\nbeta = 1\n", error));
   CHECK(error == "2:1: unknown key 'alhpa'; expected name, alpha, beta, "
-                 "bandwidth, gamma, topology, topology_file, hop_latency or delta");
+                 "bandwidth, gamma, topology, topology_file, hop_latency, delta or ports");
   CHECK_FALSE(MachineModel::parse("beta = fast\n", error));
   CHECK(error == "1:8: expected a non-negative number for 'beta', got 'fast'");
   CHECK_FALSE(MachineModel::parse("alpha = 1\n", error));
@@ -215,4 +215,37 @@ TEST_CASE("shortest paths through switches, and topology errors") {
   CHECK_FALSE(Topology::parse("nodes 2\nlink 0 1 latency=1 speed=3\n", error));
   CHECK(error == "2:20: expected latency=US, bandwidth=GBPS or duplex, got "
                  "'speed=3'");
+}
+
+TEST_CASE("two ports overlap independent steps: ReTri's + and -, Trivance") {
+  MachineModel two = kModel;
+  two.ports = 2;
+  const double a = two.alpha, b = two.beta, g = two.gamma;
+  // ReTri n = 27: the + and - steps of a phase touch different blocks.
+  CHECK(priced("collective c : alltoall<any> { ranks P; digits "
+               "balanced_ternary; }",
+               27, 100) == doctest::Approx(6 * (a + 900 * b)));
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> m1, m2;
+  ProgramOp retri = expand(
+      context, m1,
+      "collective c : alltoall<any> { ranks P; digits balanced_ternary; }", 27);
+  CHECK(predictedTime(retri, two, 100) == doctest::Approx(3 * (a + 900 * b)));
+  // Trivance, P = 27: per phase both neighbours at once, two merges.
+  const double M = 1000;
+  ProgramOp trivance = expand(
+      context, m2,
+      "collective c : allreduce<any, sum> { ranks P; digits balanced_ternary; }",
+      27);
+  CHECK(predictedTime(trivance, two, M) ==
+        doctest::Approx(3 * (a + b * M + 2 * g * M)));
+  // The ring's steps depend on each other: nothing overlaps.
+  CHECK(priced(allreduce("group cyclic(P); schedule linear;"), 6, M) ==
+        doctest::Approx([&] {
+          mlir::MLIRContext c;
+          mlir::OwningOpRef<mlir::ModuleOp> m;
+          return predictedTime(
+              expand(c, m, allreduce("group cyclic(P); schedule linear;"), 6),
+              two, M);
+        }()));
 }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 using namespace coll;
 
@@ -67,10 +68,17 @@ std::optional<MachineModel> MachineModel::parse(llvm::StringRef text,
       model.hopLatency = number;
     } else if (key == "delta") {
       model.delta = number;
+    } else if (key == "ports") {
+      if (number < 1 || number != static_cast<int>(number)) {
+        error = at(value) + "ports must be a whole number >= 1, got '" +
+                value.str() + "'";
+        return std::nullopt;
+      }
+      model.ports = static_cast<int>(number);
     } else {
       error = at(keyPart) + "unknown key '" + key.str() +
               "'; expected name, alpha, beta, bandwidth, gamma, topology, "
-              "topology_file, hop_latency or delta";
+              "topology_file, hop_latency, delta or ports";
       return std::nullopt;
     }
   }
@@ -152,12 +160,25 @@ std::vector<StepCost> coll::costOfSteps(ProgramOp program,
                                         const Topology *topology) {
   double part = partBytes(program, bytes);
   std::vector<StepCost> costs;
+  // For overlapping on several ports: what the open group of steps writes,
+  // as (rank, part), and its largest transfer time so far.
+  std::set<std::pair<int64_t, int64_t>> groupWrites;
+  int groupSize = 0;
+  double groupTransfer = 0;
   for (StepOp step : program.getBody().getOps<StepOp>()) {
     bool merges = step.getStepKind() != StepKind::copy;
     std::map<int64_t, double> sent, received, merged, linkLoad;
+    std::set<std::pair<int64_t, int64_t>> reads, writes;
     StepCost cost;
     double longestPath = 0;
     for (const Transfer &t : transfersOfStep(step)) {
+      for (int64_t b : t.sent)
+        reads.insert({t.src, b});
+      for (int64_t b : t.received) {
+        writes.insert({t.dst, b});
+        if (merges)
+          reads.insert({t.dst, b});
+      }
       double size = part * static_cast<double>(t.sent.size());
       if (merges)
         merged[t.dst] += size;
@@ -193,8 +214,38 @@ std::vector<StepCost> coll::costOfSteps(ProgramOp program,
         transfer = std::max(
             transfer, load / (topology->getLinks()[link].bandwidth * 1e3));
     }
-    cost.time = (cost.communicates ? model.alpha : 0) + longestPath +
-                transfer + model.gamma * cost.mergedBytes;
+    double moving = longestPath + transfer;
+    cost.time = (cost.communicates ? model.alpha : 0) + moving +
+                model.gamma * cost.mergedBytes;
+    // Several ports: a communication step that reads nothing the open group
+    // writes, and writes nothing it writes, runs beside it (all its sends
+    // read values from before the group, all merges land after the group's
+    // messages, as the runtime's exchangeAll does); it adds only the part
+    // of its transfer beyond the group's, and its merges.
+    auto disjoint = [](const auto &a, const auto &b) {
+      for (const auto &x : a)
+        if (b.count(x))
+          return false;
+      return true;
+    };
+    bool joins = model.ports > 1 && cost.communicates && groupSize > 0 &&
+                 groupSize < model.ports && disjoint(reads, groupWrites) &&
+                 disjoint(writes, groupWrites);
+    if (joins) {
+      cost.overlapped = true;
+      cost.time = std::max(0.0, moving - groupTransfer) +
+                  model.gamma * cost.mergedBytes;
+      groupTransfer = std::max(groupTransfer, moving);
+      ++groupSize;
+    } else if (cost.communicates) {
+      groupSize = 1;
+      groupTransfer = moving;
+      groupWrites.clear();
+    } else {
+      groupSize = 0; // a local step waits for what came before
+    }
+    if (cost.communicates)
+      groupWrites.insert(writes.begin(), writes.end());
     costs.push_back(cost);
   }
   return costs;

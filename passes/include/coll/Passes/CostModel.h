@@ -37,6 +37,9 @@ struct MachineModel {
   /// Microseconds to reconfigure an optical circuit switch (reconfigure
   /// auto; negative: not given).
   double delta = -1;
+  /// Ports per node: up to this many consecutive communication steps that
+  /// touch disjoint parts overlap (ReTri's + and - steps, a Trivance phase).
+  int ports = 1;
 
   /// The topology for P ranks (nullopt with an empty `error` for the
   /// uniform machine); on error nullopt and `error` set.
@@ -57,6 +60,9 @@ struct StepCost {
   double mergedBytes = 0;    // largest merge a rank does
   int64_t hops = 0;          // longest path a message takes
   double time = 0;           // microseconds
+  /// On a machine with several ports: runs on another port, overlapped
+  /// with the steps before it (its time is then only what it adds).
+  bool overlapped = false;
 };
 
 /// The cost of every step of `program` for a call of `bytes` bytes, on the
