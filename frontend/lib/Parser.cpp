@@ -148,6 +148,20 @@ private:
   LogicalResult parseGroup(Declaration &decl);
   LogicalResult parseGeneratedGroup(Declaration &decl);
   LogicalResult parseSegments(Declaration &decl);
+  /// An error at the first of `offending` that was given (a statement that
+  /// does not belong), with a note at `anchor`; success when none was.
+  LogicalResult rejectStatements(std::initializer_list<llvm::SMLoc> offending,
+                                 const llvm::Twine &message, llvm::SMLoc anchor,
+                                 const llvm::Twine &note) {
+    for (llvm::SMLoc at : offending) {
+      if (!at.isValid())
+        continue;
+      InFlightDiagnostic diag = error(at, message);
+      diag.attachNote(loc(anchor)) << note.str();
+      return diag;
+    }
+    return success();
+  }
   LogicalResult parseChoose(Declaration &decl);
   LogicalResult expandAuto(Declaration &decl);
   LogicalResult finishChoice(Declaration &decl, llvm::SMLoc closeLoc);
@@ -336,16 +350,12 @@ LogicalResult Parser::parseChoose(Declaration &decl) {
 /// The candidates take the ranks and root of the enclosing collective
 /// unless they state their own; the enclosing one states no schedule.
 LogicalResult Parser::finishChoice(Declaration &decl, llvm::SMLoc closeLoc) {
-  for (llvm::SMLoc schedule : {decl.groupLoc, decl.scheduleLoc, decl.treeLoc,
-                               decl.digitsLoc, decl.segmentsLoc}) {
-    if (!schedule.isValid())
-      continue;
-    InFlightDiagnostic diag =
-        error(schedule, "a collective that chooses states its schedules in "
-                        "the candidates");
-    diag.attachNote(loc(decl.chooseLoc)) << "the choice is here";
-    return diag;
-  }
+  if (failed(rejectStatements({decl.groupLoc, decl.scheduleLoc, decl.treeLoc,
+                                decl.digitsLoc, decl.segmentsLoc},
+                               "a collective that chooses states its "
+                               "schedules in the candidates",
+                               decl.chooseLoc, "the choice is here")))
+    return failure();
   if (decl.kind == CollectiveKind::barrier)
     return error(decl.chooseLoc, "choose picks by message size; a barrier "
                                  "has none");
@@ -909,15 +919,11 @@ LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
 }
 
 LogicalResult Parser::finishTree(Declaration &decl, llvm::SMLoc closeLoc) {
-  for (llvm::SMLoc other : {decl.groupLoc, decl.scheduleLoc}) {
-    if (!other.isValid())
-      continue;
-    InFlightDiagnostic diag =
-        error(other, "a collective takes either a 'tree' or a 'group' and "
-                     "'schedule', not both");
-    diag.attachNote(loc(decl.treeLoc)) << "the tree is here";
-    return diag;
-  }
+  if (failed(rejectStatements({decl.groupLoc, decl.scheduleLoc},
+                               "a collective takes either a 'tree' or a "
+                               "'group' and 'schedule', not both",
+                               decl.treeLoc, "the tree is here")))
+    return failure();
   if (decl.kind == CollectiveKind::alltoall || isScan(decl.kind))
     return error(decl.treeLoc,
                  "tree schedules do not serve " +
@@ -955,13 +961,11 @@ LogicalResult Parser::finishScan(Declaration &decl, llvm::SMLoc closeLoc) {
                  "collective '" + decl.name + "' of kind " +
                      stringifyCollectiveKind(decl.kind) +
                      " needs 'schedule linear;' or 'schedule doubling;'");
-  if (decl.group) {
-    InFlightDiagnostic diag =
-        error(decl.groupLoc, "a scan takes no group; it folds prefixes in "
-                             "rank order");
-    diag.attachNote(loc(decl.scheduleLoc)) << "the schedule is here";
-    return diag;
-  }
+  if (failed(rejectStatements({decl.groupLoc},
+                               "a scan takes no group; it folds prefixes in "
+                               "rank order",
+                               decl.scheduleLoc, "the schedule is here")))
+    return failure();
   if (!decl.ranksLoc.isValid())
     return error(closeLoc, "collective '" + decl.name +
                                "' needs a 'ranks' statement");
@@ -993,19 +997,17 @@ LogicalResult Parser::finishDigits(Declaration &decl, llvm::SMLoc closeLoc) {
                  "collective '" + decl.name +
                      "' of kind alltoall needs 'digits radix(k);', 'digits "
                      "balanced_ternary;' or 'schedule direct;'");
-  if (decl.digitsLoc.isValid() && decl.scheduleLoc.isValid()) {
-    InFlightDiagnostic diag =
-        error(decl.scheduleLoc, "a collective takes either 'digits' or a "
-                                "'schedule', not both");
-    diag.attachNote(loc(decl.digitsLoc)) << "the digits are here";
-    return diag;
-  }
-  if (decl.group) {
-    InFlightDiagnostic diag = error(
-        decl.groupLoc, "a digit routing takes no group; offsets are mod P");
-    diag.attachNote(loc(routing)) << "the routing is here";
-    return diag;
-  }
+  if (decl.digitsLoc.isValid() &&
+      failed(rejectStatements({decl.scheduleLoc},
+                              "a collective takes either 'digits' or a "
+                              "'schedule', not both",
+                              decl.digitsLoc, "the digits are here")))
+    return failure();
+  if (failed(rejectStatements({decl.groupLoc},
+                              "a digit routing takes no group; offsets are "
+                              "mod P",
+                              routing, "the routing is here")))
+    return failure();
   if (!decl.ranksLoc.isValid())
     return error(closeLoc, "collective '" + decl.name +
                                "' needs a 'ranks' statement");
