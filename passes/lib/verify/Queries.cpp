@@ -736,6 +736,32 @@ static void coverageReduceThenCopy(z3::context &ctx, const SlotProgram &sp,
                   ownership);
 }
 
+/// The program run on token lists: every delivered slot ends held, with
+/// each token it needs once and no other (else the first culprit, in slot
+/// and token order, is explained).
+static void finalSlotsByReplay(const SlotProgram &sp, PropertyResult &result,
+                               PropertyResult &ownership) {
+  Replay replay(sp);
+  for (int64_t slot = 0; slot < sp.numSlots; ++slot) {
+    if (!sp.delivered[slot])
+      continue;
+    std::vector<int64_t> have = replay.tokens[slot];
+    llvm::sort(have);
+    auto twice = std::adjacent_find(have.begin(), have.end());
+    if (twice != have.end())
+      return explainCoverage(sp, slot, *twice, result, ownership);
+    int64_t culprit = -1;
+    for (int64_t t = 0; t < sp.numSlots && culprit < 0; ++t)
+      if (sp.needsToken(slot, t) !=
+          std::binary_search(have.begin(), have.end(), t))
+        culprit = t;
+    if (culprit >= 0 || !replay.held[slot])
+      return explainCoverage(sp, slot, culprit < 0 ? 0 : culprit, result,
+                             ownership);
+  }
+  result.verdict = Verdict::proven;
+}
+
 /// Any other program: Z3 looks for two different backward paths from a
 /// final slot to one token (a contribution counted twice); an exact count
 /// of paths per final slot then shows that each has as many tokens as it
@@ -814,27 +840,9 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
       return;
   }
 
-  // No token twice and none foreign: count the paths (tokens) into each
-  // final slot.
-  Replay replay(sp);
-  for (int64_t slot = 0; slot < sp.numSlots; ++slot) {
-    if (!sp.delivered[slot])
-      continue;
-    int64_t needed = 0;
-    for (int64_t t = 0; t < sp.numSlots; ++t)
-      needed += sp.needsToken(slot, t);
-    const std::vector<int64_t> &have = replay.tokens[slot];
-    if (static_cast<int64_t>(have.size()) == needed && replay.held[slot])
-      continue;
-    // Some needed token is missing or a foreign one is there: find which.
-    int64_t culprit = -1;
-    for (int64_t t = 0; t < sp.numSlots && culprit < 0; ++t)
-      if (sp.needsToken(slot, t) != llvm::is_contained(have, t))
-        culprit = t;
-    return explainCoverage(sp, slot, culprit < 0 ? 0 : culprit, result,
-                           ownership);
-  }
-  result.verdict = Verdict::proven;
+  // No token twice and none foreign: the exact replay shows that each final
+  // slot holds every token it needs.
+  finalSlotsByReplay(sp, result, ownership);
 }
 
 /// Group-level programs of vector moves (the shifted butterfly): a few
@@ -851,24 +859,7 @@ static void coverageByReplay(const SlotProgram &sp, PropertyResult &result,
   result.method = "exact replay of every vector slot (group level: " +
                   std::to_string(sp.numSlots) + " slots, " +
                   std::to_string(sp.ranks) + " vectors)";
-  Replay replay(sp);
-  for (int64_t slot = 0; slot < sp.numSlots; ++slot) {
-    if (!sp.delivered[slot])
-      continue;
-    std::vector<int64_t> have = replay.tokens[slot];
-    llvm::sort(have);
-    auto twice = std::adjacent_find(have.begin(), have.end());
-    if (twice != have.end())
-      return explainCoverage(sp, slot, *twice, result, ownership);
-    int64_t culprit = -1;
-    for (int64_t t = 0; t < sp.numSlots && culprit < 0; ++t)
-      if (sp.needsToken(slot, t) != std::binary_search(have.begin(), have.end(), t))
-        culprit = t;
-    if (culprit >= 0 || !replay.held[slot])
-      return explainCoverage(sp, slot, culprit < 0 ? 0 : culprit, result,
-                             ownership);
-  }
-  result.verdict = Verdict::proven;
+  finalSlotsByReplay(sp, result, ownership);
 }
 
 /// Rank-level reduce-then-copy programs whose transfers keep part indices
