@@ -77,7 +77,7 @@ LogicalResult CollectiveOp::verify() {
                      << " serves inclusive_scan and exclusive_scan, not "
                      << kindName;
   if (kind == CollectiveKind::barrier && !isTree())
-    return emitOpError("barrier takes a tree (flat, binomial or "
+    return emitOpError("barrier takes a tree (flat, binomial, chain or "
                        "hierarchical), not ")
            << stringifyScheduleKind(getSchedule());
   if (chain && getGroup())
@@ -155,11 +155,17 @@ LogicalResult CollectiveOp::verify() {
         static_cast<int64_t>(*segments) > 4096)
       return emitOpError("segments must be in 1..4096, got ")
              << static_cast<int64_t>(*segments);
-    if (kind != CollectiveKind::allreduce ||
-        !(getGroup() == GroupKind::cyclic || getGroup() == GroupKind::xor_) ||
-        getButterflyR() != 0)
-      return emitOpError("segments pipeline the allreduce of linear or "
-                         "butterfly(r = 0) on cyclic or xor only");
+    bool tree = isTree() && (kind == CollectiveKind::broadcast ||
+                             kind == CollectiveKind::reduce ||
+                             kind == CollectiveKind::allreduce);
+    bool group = kind == CollectiveKind::allreduce &&
+                 (getGroup() == GroupKind::cyclic ||
+                  getGroup() == GroupKind::xor_) &&
+                 getButterflyR() == 0;
+    if (!tree && !group)
+      return emitOpError("segments pipeline broadcast, reduce and allreduce "
+                         "on a tree, and the allreduce of linear or "
+                         "butterfly(r = 0) on cyclic or xor");
   }
   if ((getGroup() == GroupKind::generated) != getGroupGenerators().has_value())
     return emitOpError(getGroupGenerators()

@@ -710,17 +710,19 @@ LogicalResult Parser::parseTree(Declaration &decl) {
   decl.treeLoc = tok.loc;
   consume();
   if (!tok.is(Token::identifier))
-    return unexpected("a tree (flat, binomial or arity(k))");
+    return unexpected("a tree (flat, binomial, chain or arity(k))");
   Token last = tok;
-  if (tok.spelling == "flat" || tok.spelling == "binomial") {
-    decl.schedule = tok.spelling == "flat" ? ScheduleKind::flat
-                                           : ScheduleKind::binomial;
+  if (tok.spelling == "flat" || tok.spelling == "binomial" ||
+      tok.spelling == "chain") {
+    decl.schedule = tok.spelling == "flat"       ? ScheduleKind::flat
+                    : tok.spelling == "binomial" ? ScheduleKind::binomial
+                                                 : ScheduleKind::chain;
     consume();
     return expectSemicolon(last, "the tree statement");
   }
   if (tok.spelling != "arity")
     return error(tok.loc, "unknown tree '" + tok.spelling +
-                              "'; expected flat, binomial or arity(k)");
+                              "'; expected flat, binomial, chain or arity(k)");
   decl.schedule = ScheduleKind::hierarchical;
   consume();
   int64_t arity = 2, flatBelow = 16; // HPX's default threshold (seeds/000)
@@ -823,15 +825,20 @@ LogicalResult Parser::parseSegments(Declaration &decl) {
 }
 
 LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
-  if (decl.segmentsLoc.isValid() &&
-      (decl.kind != CollectiveKind::allreduce || decl.treeLoc.isValid() ||
-       decl.digitsLoc.isValid() ||
-       !(decl.group == GroupKind::cyclic || decl.group == GroupKind::xor_) ||
-       decl.butterflyR != 0))
+  bool pipelinedTree =
+      decl.treeLoc.isValid() && (decl.kind == CollectiveKind::broadcast ||
+                                 decl.kind == CollectiveKind::reduce ||
+                                 decl.kind == CollectiveKind::allreduce);
+  bool pipelinedGroup =
+      decl.kind == CollectiveKind::allreduce && !decl.treeLoc.isValid() &&
+      !decl.digitsLoc.isValid() &&
+      (decl.group == GroupKind::cyclic || decl.group == GroupKind::xor_) &&
+      decl.butterflyR == 0;
+  if (decl.segmentsLoc.isValid() && !pipelinedTree && !pipelinedGroup)
     return error(decl.segmentsLoc,
-                 "segments = S pipelines the allreduce of a group schedule "
-                 "(linear or butterfly(r = 0) on cyclic(P) or xor(P)) so "
-                 "far");
+                 "segments = S pipelines broadcast, reduce and allreduce on a "
+                 "tree, and the allreduce of a group schedule (linear or "
+                 "butterfly(r = 0) on cyclic(P) or xor(P))");
   bool rooted = isRooted(decl.kind);
   if (rooted && !decl.root)
     return error(closeLoc, "collective '" + decl.name + "' of kind " +
@@ -848,7 +855,7 @@ LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
   if (decl.kind == CollectiveKind::barrier)
     return error(closeLoc, "collective '" + decl.name +
                                "' of kind barrier needs a 'tree' statement "
-                               "(flat, binomial or arity(k))");
+                               "(flat, binomial, chain or arity(k))");
   bool direct = decl.schedule == ScheduleKind::direct;
   if (decl.digitsLoc.isValid() || direct ||
       decl.kind == CollectiveKind::alltoall)
@@ -856,7 +863,7 @@ LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
   if (rooted)
     return error(closeLoc, "collective '" + decl.name + "' of kind " +
                                stringifyCollectiveKind(decl.kind) +
-                               " needs a 'tree' statement (flat, binomial or "
+                               " needs a 'tree' statement (flat, binomial, chain or "
                                "arity(k))");
   if (!decl.group)
     return error(closeLoc, "collective '" + decl.name +

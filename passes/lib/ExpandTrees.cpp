@@ -25,6 +25,9 @@ Tree coll::treeOf(CollectiveOp spec) {
   case ScheduleKind::binomial:
     tree.shape = TreeShape::binomial;
     return tree;
+  case ScheduleKind::chain:
+    tree.shape = TreeShape::chain;
+    return tree;
   case ScheduleKind::hierarchical:
     tree.shape = TreeShape::hierarchical;
     tree.arity = static_cast<int>(*spec.getArity());

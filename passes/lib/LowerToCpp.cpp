@@ -147,6 +147,8 @@ static std::string describeSchedule(CollectiveOp spec) {
     return "tree flat" + root;
   case ScheduleKind::binomial:
     return "tree binomial" + root;
+  case ScheduleKind::chain:
+    return "tree chain" + root;
   case ScheduleKind::hierarchical:
     return "tree arity(" + std::to_string(*spec.getArity()) + ") flat_below(" +
            std::to_string(*spec.getFlatBelow()) + ")" + root;
@@ -169,6 +171,7 @@ static std::string treeInitializer(CollectiveOp spec) {
   Tree tree = treeOf(spec);
   const char *shape = tree.shape == TreeShape::flat       ? "flat"
                       : tree.shape == TreeShape::binomial ? "binomial"
+                      : tree.shape == TreeShape::chain    ? "chain"
                                                           : "hierarchical";
   return std::string("coll::Tree{coll::TreeShape::") + shape + ", " +
          std::to_string(tree.arity) + ", " + std::to_string(tree.flatBelow) +
@@ -208,17 +211,38 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
      << "  const int root = " << (spec.getRoot() ? *spec.getRoot() : 0)
      << ";\n"
      << "  const int rel = (rank - root + P) % P;  // rank relative to the "
-        "root\n"
-     << "  auto absolute = [&](int r) { return (r + root) % P; };\n"
-     << "  const coll::Tree tree = " << treeInitializer(spec) << ";\n";
+        "root\n";
+  // segments = S: every segment runs this rank's tree steps, pipelined.
+  int64_t segments = static_cast<int64_t>(spec.getSegments().value_or(1));
+  if (segments == 1)
+    os << "  auto absolute = [&](int r) { return (r + root) % P; };\n";
+  os << "  const coll::Tree tree = " << treeInitializer(spec) << ";\n";
   std::string peerSteps = "  coll::PeerSteps<" + type.str() + "> steps(comm);\n";
   std::string myEdges = "  const std::vector<coll::TreeEdge> edges = "
                         "coll::treeEdgesOf(tree, P, rel);\n";
+  auto emitPipelined = [&](bool up, bool down, StringRef data,
+                           StringRef op) {
+    os << "  // segments = " << segments
+       << ": every segment of the buffer runs the tree's steps; segment j\n"
+          "  // runs step t - j in super-step t (coll/tree_pipeline.hpp).\n"
+       << "  coll::runTreePipelined(comm, coll::treeActions(tree, P, root, "
+          "rel, "
+       << (up ? "true" : "false") << ", " << (down ? "true" : "false")
+       << "),\n                         " << data << ", count, " << segments
+       << ", " << op << ");\n";
+  };
   switch (kind) {
   case CollectiveKind::broadcast:
     nullCheck("count > 0 && buffer == nullptr", "buffer");
-    os << "  if (count == 0 || P == 1)\n    return;\n"
-       << peerSteps << myEdges
+    os << "  if (count == 0 || P == 1)\n    return;\n";
+    if (segments > 1) {
+      emitPipelined(false, true, "buffer",
+                    ("[](const " + type + " &a, const " + type +
+                     " &) { return a; }")
+                        .str());
+      return;
+    }
+    os << peerSteps << myEdges
        << "  const int last = coll::treeSteps(tree, P) - 1;\n"
        << "  // The reduction's edges backwards: from the parent, then to "
           "each child.\n";
@@ -244,8 +268,12 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
          << "  }\n";
     os << "  if (count > 0 && send != acc)\n"
        << "    std::copy(send, send + count, acc);\n"
-       << "  if (count == 0 || P == 1)\n    return;\n"
-       << peerSteps << myEdges
+       << "  if (count == 0 || P == 1)\n    return;\n";
+    if (segments > 1) {
+      emitPipelined(true, all, "acc", "op");
+      return;
+    }
+    os << peerSteps << myEdges
        << "  // Up the tree: combine each child's subtree, then send to the "
           "parent.\n"
        << "  for (const coll::TreeEdge &e : edges) {\n"

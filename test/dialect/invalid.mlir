@@ -132,7 +132,7 @@ coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<inclusive_sca
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op barrier takes a tree (flat, binomial or hierarchical), not direct}}
+// expected-error @+1 {{'coll.collective' op barrier takes a tree (flat, binomial, chain or hierarchical), not direct}}
 coll.collective @c {kind = #coll.kind<barrier>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<direct>}
 
 // -----

@@ -77,6 +77,7 @@ TEST_CASE("every tree is a tree with one message per rank per step, P = 1..200")
   for (int P = 1; P <= 200; ++P) {
     checkWellFormed(Tree{TreeShape::flat, 2, 16}, P);
     checkWellFormed(Tree{TreeShape::binomial, 2, 16}, P);
+    checkWellFormed(Tree{TreeShape::chain, 2, 16}, P);
     for (int arity : {2, 3, 4, 8, 16})
       for (int flatBelow : {0, 16})
         checkWellFormed(hierarchical(arity, flatBelow), P);
@@ -93,6 +94,47 @@ TEST_CASE("flat takes P - 1 steps, binomial ceil(log2 P)") {
   }
   CHECK(treeSteps(Tree{TreeShape::binomial, 2, 16}, 1024) == 10);
   CHECK(treeSteps(Tree{TreeShape::binomial, 2, 16}, 1025) == 11);
+}
+
+TEST_CASE("the chain: P - 1 steps, the last rank first, subtrees [rel, P)") {
+  const Tree chain{TreeShape::chain, 2, 16};
+  CHECK(treeSteps(chain, 1) == 0);
+  CHECK(treeSteps(chain, 5) == 4);
+  const std::vector<TreeEdge> edges = treeEdges(chain, 5);
+  REQUIRE(edges.size() == 4);
+  // {step, child, parent, span}: 4 -> 3, 3 -> 2, 2 -> 1, 1 -> 0.
+  const int expected[4][4] = {{0, 4, 3, 1}, {1, 3, 2, 2}, {2, 2, 1, 3}, {3, 1, 0, 4}};
+  for (int i = 0; i < 4; ++i) {
+    CAPTURE(i);
+    CHECK(edges[i].step == expected[i][0]);
+    CHECK(edges[i].child == expected[i][1]);
+    CHECK(edges[i].parent == expected[i][2]);
+    CHECK(edges[i].span == expected[i][3]);
+  }
+  // A middle rank receives from its right, then sends to its left.
+  const std::vector<TreeEdge> mine = treeEdgesOf(chain, 5, 2);
+  REQUIRE(mine.size() == 2);
+  CHECK(mine[0].child == 3);
+  CHECK(mine[1].child == 2);
+}
+
+TEST_CASE("tree actions: reduce up, then broadcast down, in step order") {
+  // Rank 2 of a chain over 5 ranks rooted at 1 is relative rank 1.
+  const std::vector<TreeAction> actions =
+      treeActions(Tree{TreeShape::chain, 2, 16}, 5, 1, 1, true, true);
+  REQUIRE(actions.size() == 4);
+  // Up: merge from relative 2 (rank 3) in step 2, send to the root in 3;
+  // down (steps 4..7): receive from the root in 4, send to rank 3 in 5.
+  const int expected[4][3] = {{2, 3, TreeAction::combine},
+                              {3, 1, TreeAction::send},
+                              {4, 1, TreeAction::receive},
+                              {5, 3, TreeAction::send}};
+  for (int i = 0; i < 4; ++i) {
+    CAPTURE(i);
+    CHECK(actions[i].step == expected[i][0]);
+    CHECK(actions[i].peer == expected[i][1]);
+    CHECK(actions[i].kind == expected[i][2]);
+  }
 }
 
 TEST_CASE("the binomial tree of seed 000 on 4 ranks") {

@@ -14,6 +14,17 @@
 
 namespace coll {
 
+// Merges `in`, which came from rank `from`, into acc on rank `rank`: the
+// value from the lower rank goes first (as in Workspace::combine), so merges
+// of adjacent rank runs fold a non-commutative operator in rank order.
+template <class T, class Op>
+void mergeFrom(int from, int rank, const T* in, T* acc, std::size_t n, Op op) {
+  if (from < rank)
+    for (std::size_t i = 0; i < n; ++i) acc[i] = op(in[i], acc[i]);
+  else
+    for (std::size_t i = 0; i < n; ++i) acc[i] = op(acc[i], in[i]);
+}
+
 template <class T>
 class PeerSteps {
   // Data travels as raw bytes.
@@ -60,9 +71,7 @@ class PeerSteps {
       std::copy(tmp_.data() + b * n, tmp_.data() + (b + 1) * n, base + static_cast<std::size_t>(blocks[b]) * n);
   }
 
-  // Merges what arrives from `from` into acc; the value from the lower rank
-  // goes first (as in Workspace::combine), so merges of adjacent rank runs
-  // fold a non-commutative operator in rank order.
+  // Merges what arrives from `from` into acc (mergeFrom's order).
   template <class Op>
   void receiveCombine(int step, int from, T* acc, std::size_t n, Op op) {
     if (tmp_.size() < n) tmp_.resize(n);
@@ -98,10 +107,7 @@ class PeerSteps {
  private:
   template <class Op>
   void merge(int from, const T* in, T* acc, std::size_t n, Op op) {
-    if (from < comm_.rank())
-      for (std::size_t i = 0; i < n; ++i) acc[i] = op(in[i], acc[i]);
-    else
-      for (std::size_t i = 0; i < n; ++i) acc[i] = op(acc[i], in[i]);
+    mergeFrom(from, comm_.rank(), in, acc, n, op);
   }
 
   int checkPeer(int peer) const {

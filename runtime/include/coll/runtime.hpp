@@ -8,6 +8,7 @@
 #include "coll/peer_steps.hpp"
 #include "coll/reconfiguration.hpp"
 #include "coll/transport.hpp"
+#include "coll/tree_pipeline.hpp"
 #include "coll/trees.hpp"
 #include "coll/vector_steps.hpp"
 #include "coll/workspace.hpp"

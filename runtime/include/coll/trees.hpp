@@ -1,6 +1,7 @@
 #pragma once
 // Reduction trees over ranks relative to a root (rel = (rank - root) mod P,
-// so the root is rel 0): the naive root (flat), the binomial tree, and the
+// so the root is rel 0): the naive root (flat), the binomial tree, the chain
+// 0 <- 1 <- ... <- P-1 (the pipeline of `segments = S`), and the
 // HPX-style hierarchical tree of seed 000 (balanced groups, leftmost member
 // represents its group, one flat level below a threshold).
 //
@@ -18,7 +19,7 @@
 
 namespace coll {
 
-enum class TreeShape { flat, binomial, hierarchical };
+enum class TreeShape { flat, binomial, hierarchical, chain };
 
 struct Tree {
   TreeShape shape = TreeShape::binomial;
@@ -90,6 +91,7 @@ inline int treeSteps(const Tree& tree, int P) {
   if (P <= 1) return 0;
   switch (tree.shape) {
     case TreeShape::flat:
+    case TreeShape::chain:
       return P - 1;
     case TreeShape::binomial: {
       int steps = 0;
@@ -115,6 +117,12 @@ inline std::vector<TreeEdge> treeEdgesOf(const Tree& tree, int P, int rel) {
         for (int j = 1; j < P; ++j) edges.push_back({j - 1, j, 0, 1});
       else
         edges.push_back({rel - 1, rel, 0, 1});
+      return edges;
+    case TreeShape::chain:
+      // rel sends its subtree [rel, P) to rel - 1 once rel + 1 has sent its
+      // own: the last rank first.
+      if (rel + 1 < P) edges.push_back({P - 2 - rel, rel + 1, rel, P - rel - 1});
+      if (rel > 0) edges.push_back({P - 1 - rel, rel, rel - 1, P - rel});
       return edges;
     case TreeShape::binomial:
       // The subtree of rel is [rel, rel + lowest set bit of rel).
@@ -168,6 +176,38 @@ inline std::vector<TreeEdge> treeEdges(const Tree& tree, int P) {
   std::stable_sort(all.begin(), all.end(),
                    [](const TreeEdge& x, const TreeEdge& y) { return x.step < y.step; });
   return all;
+}
+
+// One rank's part in one step of a tree: send its segment to `peer`,
+// receive it from `peer`, or receive and merge it.
+struct TreeAction {
+  enum Kind { send, receive, combine };
+  int step;
+  int peer;  // absolute rank
+  Kind kind;
+};
+
+// The actions of relative rank `rel` for a tree rooted at `root`: `up`
+// (reduce: merge each child, then send to the parent) in steps
+// 0 .. treeSteps - 1, then `down` (broadcast: receive from the parent, then
+// send to each child) in the next treeSteps steps when both are asked for.
+inline std::vector<TreeAction> treeActions(const Tree& tree, int P, int root, int rel, bool up,
+                                           bool down) {
+  const std::vector<TreeEdge> edges = treeEdgesOf(tree, P, rel);
+  auto absolute = [&](int r) { return (r + root) % P; };
+  std::vector<TreeAction> actions;
+  const int steps = treeSteps(tree, P);
+  if (up)
+    for (const TreeEdge& e : edges)
+      actions.push_back(e.child == rel ? TreeAction{e.step, absolute(e.parent), TreeAction::send}
+                                       : TreeAction{e.step, absolute(e.child), TreeAction::combine});
+  const int first = up ? steps : 0;
+  if (down)
+    for (auto e = edges.rbegin(); e != edges.rend(); ++e)
+      actions.push_back(e->child == rel
+                            ? TreeAction{first + steps - 1 - e->step, absolute(e->parent), TreeAction::receive}
+                            : TreeAction{first + steps - 1 - e->step, absolute(e->child), TreeAction::send});
+  return actions;
 }
 
 }  // namespace coll

@@ -53,7 +53,7 @@ def Coll_GroupKindAttr : EnumAttr<Coll_Dialect, Coll_GroupKind, "group"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
-// linear and butterfly act on a group; flat, binomial and hierarchical are
+// linear and butterfly act on a group; flat, binomial, chain and hierarchical are
 // trees over the ranks relative to a root (runtime/include/coll/trees.hpp);
 // direct, radix and balanced_ternary route all-to-all blocks by the digits of
 // their offsets (runtime/include/coll/digits.hpp); scans take linear (a
@@ -63,7 +63,7 @@ def Coll_ScheduleKind : I32EnumAttr<"ScheduleKind", "schedule of a collective", 
     I32EnumAttrCase<"flat", 2>, I32EnumAttrCase<"binomial", 3>,
     I32EnumAttrCase<"hierarchical", 4>, I32EnumAttrCase<"direct", 5>,
     I32EnumAttrCase<"radix", 6>, I32EnumAttrCase<"balanced_ternary", 7>,
-    I32EnumAttrCase<"doubling", 8>
+    I32EnumAttrCase<"doubling", 8>, I32EnumAttrCase<"chain", 9>
   ]> {
   let cppNamespace = "::coll";
   let genSpecializedAttr = 0;

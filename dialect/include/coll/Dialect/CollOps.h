@@ -21,9 +21,10 @@ inline bool isRooted(CollectiveKind kind) {
   return kind == CollectiveKind::broadcast || kind == CollectiveKind::reduce ||
          kind == CollectiveKind::gather || kind == CollectiveKind::scatter;
 }
-/// Flat, binomial and hierarchical are trees; the others act on a group.
+/// Flat, binomial, chain and hierarchical are trees; the others act on a group.
 inline bool isTreeSchedule(ScheduleKind schedule) {
   return schedule == ScheduleKind::flat || schedule == ScheduleKind::binomial ||
+         schedule == ScheduleKind::chain ||
          schedule == ScheduleKind::hierarchical;
 }
 /// Inclusive and exclusive scans.

@@ -72,7 +72,7 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     bool acceptsRanks(int64_t ranks);
     /// The constraint in the words of the language, e.g. "P == 2^k".
     std::string describeRanks();
-    /// Whether the schedule is a tree (flat, binomial, hierarchical).
+    /// Whether the schedule is a tree (flat, binomial, chain, hierarchical).
     bool isTree();
     /// Whether the schedule routes by digits (direct, radix,
     /// balanced_ternary).
