@@ -324,6 +324,11 @@ LogicalResult ProgramOp::verify() {
                  static_cast<int64_t>(*getRoot()) >= ranks))
     return emitOpError("root ") << static_cast<int64_t>(*getRoot())
                                 << " is not a rank in [0, " << ranks << ")";
+  if (std::optional<uint64_t> segments = getSegments();
+      segments && (static_cast<int64_t>(*segments) < 1 ||
+                   static_cast<int64_t>(*segments) > 4096))
+    return emitOpError("segments must be in 1..4096, got ")
+           << static_cast<int64_t>(*segments);
   if (std::optional<uint64_t> scratch = getNumScratchParts();
       scratch && static_cast<int64_t>(*scratch) >=
                      static_cast<int64_t>(getNumParts()))

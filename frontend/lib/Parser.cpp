@@ -59,6 +59,7 @@ struct Declaration {
   llvm::SMLoc butterflyRLoc;
   bool autoR = false; // `r = auto`: a choice over r, by the cost model
   bool autoArity = false; // `tree arity(auto)`: a choice over the arity
+  bool autoSegments = false; // `segments = auto`: a choice over S
   llvm::SMLoc autoLoc;
 
   // `tree flat | binomial | arity(k) [flat_below(t)]` sets the schedule.
@@ -243,7 +244,8 @@ LogicalResult Parser::parseCollective() {
   }
   llvm::SMLoc closeLoc = tok.loc;
   consume();
-  if ((decl.autoR || decl.autoArity) && failed(expandAuto(decl)))
+  if ((decl.autoR || decl.autoArity || decl.autoSegments) &&
+      failed(expandAuto(decl)))
     return failure();
   if (decl.chooseLoc.isValid())
     return finishChoice(decl, closeLoc);
@@ -253,10 +255,19 @@ LogicalResult Parser::parseCollective() {
 /// `butterfly(r = auto)`: a choice over r = 0 .. ceil(log2 P) - 1 and max
 /// (r up to 5 for a symbolic P, which covers P <= 64), candidates NAME_rN;
 /// `tree arity(auto)`: a choice over arities 2, 3, 4, 8 and 16 (those below
-/// a fixed P), candidates NAME_aK. The cost model picks at compile time.
+/// a fixed P), candidates NAME_aK; `segments = auto`: a choice over S = 1,
+/// 2, 4, ..., 256, candidates NAME_sS. The cost model picks at compile time.
 LogicalResult Parser::expandAuto(Declaration &decl) {
-  llvm::SMLoc at = decl.autoR ? decl.butterflyRLoc : decl.autoLoc;
-  std::string what = decl.autoR ? "r = auto" : "arity(auto)";
+  llvm::SMLoc at = decl.autoR          ? decl.butterflyRLoc
+                   : decl.autoSegments ? decl.segmentsLoc
+                                       : decl.autoLoc;
+  std::string what = decl.autoR          ? "r = auto"
+                     : decl.autoSegments ? "segments = auto"
+                                         : "arity(auto)";
+  if (decl.autoR + decl.autoArity + decl.autoSegments > 1)
+    return error(at, what + " together with another auto parameter; one "
+                            "parameter per collective is chosen by the "
+                            "model (write a choose block for more)");
   if (decl.chooseLoc.isValid())
     return error(at, what + " inside choose; give the candidates fixed values");
   if (decl.autoR && decl.kind != CollectiveKind::allreduce)
@@ -265,7 +276,10 @@ LogicalResult Parser::expandAuto(Declaration &decl) {
                          stringifyCollectiveKind(decl.kind).str() +
                          "; use r = 0");
   std::vector<std::pair<std::string, int64_t>> values;
-  if (decl.autoR) {
+  if (decl.autoSegments) {
+    for (int64_t S = 1; S <= 256; S *= 2)
+      values.push_back({"_s" + std::to_string(S), S});
+  } else if (decl.autoR) {
     int64_t top = decl.fixedRanks ? llvm::Log2_64_Ceil(static_cast<uint64_t>(
                                         *decl.fixedRanks))
                                   : 6;
@@ -282,8 +296,11 @@ LogicalResult Parser::expandAuto(Declaration &decl) {
                       : (decl.arity = values[0].second, success());
   for (auto [suffix, value] : values) {
     Declaration candidate = decl;
-    candidate.autoR = candidate.autoArity = false;
-    (decl.autoR ? candidate.butterflyR : *candidate.arity) = value;
+    candidate.autoR = candidate.autoArity = candidate.autoSegments = false;
+    if (decl.autoSegments)
+      candidate.segments = value;
+    else
+      (decl.autoR ? candidate.butterflyR : *candidate.arity) = value;
     candidate.choiceOf = decl.name;
     candidate.name = decl.name + suffix;
     candidate.candidates.clear();
@@ -813,6 +830,15 @@ LogicalResult Parser::parseSegments(Declaration &decl) {
   if (failed(expect(Token::equal)))
     return failure();
   llvm::SMLoc at = tok.loc;
+  if (tok.isKeyword("auto")) {
+    Token last = tok;
+    consume();
+    decl.autoSegments = true;
+    return expectSemicolon(last, "the segments statement");
+  }
+  if (tok.is(Token::identifier))
+    return error(at, "expected an integer or 'auto' for segments, found '" +
+                         tok.spelling + "'");
   Token last = tok;
   int64_t segments;
   if (failed(parseInteger(segments)))

@@ -23,12 +23,13 @@ struct AnnotateCostPass : public coll::impl::AnnotateCostBase<AnnotateCostPass> 
     model.gamma = gamma;
     Builder b(&getContext());
     for (ProgramOp program : getOperation().getOps<ProgramOp>()) {
+      // Per step: one segment's share when the program is segmented; the
+      // program's time is then that of the pipelined super-steps.
       std::vector<StepCost> costs = costOfSteps(program, model, bytes);
-      double total = 0;
+      double total = predictedTime(program, model, bytes);
       size_t i = 0;
       for (StepOp step : program.getBody().getOps<StepOp>()) {
         const StepCost &c = costs[i++];
-        total += c.time;
         step->setAttr("cost",
                       b.getDictionaryAttr(
                           {b.getNamedAttr("bytes", b.getF64FloatAttr(c.bytes)),

@@ -26,7 +26,10 @@ ProgramOp coll::createProgram(CollectiveOp spec, int64_t P, int64_t parts,
       spec.getOpAttr(), builder.getI64IntegerAttr(P),
       builder.getI64IntegerAttr(parts), chunkOfPart, group, groupElements,
       scratchParts ? builder.getI64IntegerAttr(scratchParts) : IntegerAttr(),
-      spec.getNoncommutativeAttr(), spec.getRootAttr());
+      spec.getNoncommutativeAttr(), spec.getRootAttr(),
+      // Every segment runs the same steps: one program, priced pipelined.
+      spec.getSegments().value_or(1) > 1 ? spec.getSegmentsAttr()
+                                         : IntegerAttr());
   program.getBody().push_back(new Block());
   return program;
 }

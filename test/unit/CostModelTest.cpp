@@ -249,3 +249,32 @@ TEST_CASE("two ports overlap independent steps: ReTri's + and -, Trivance") {
               two, M);
         }()));
 }
+
+TEST_CASE("segments: a chain pipelines, a ring only pays more startups") {
+  const double a = kModel.alpha, b = kModel.beta, g = kModel.gamma;
+  const double M = 6000;
+  for (int64_t P = 2; P <= 12; ++P)
+    for (int S : {1, 2, 3, 8, 64}) {
+      CAPTURE(P);
+      CAPTURE(S);
+      double p = static_cast<double>(P), s = S;
+      std::string segments = " segments = " + std::to_string(S) + ";";
+      // The chain broadcast: P - 1 steps of one message, pipelined into
+      // P + S - 2 super-steps of M / S bytes (each rank sends and receives
+      // at once).
+      CHECK(priced("collective c : broadcast<any> { ranks P; root = 0; tree "
+                   "chain;" + segments + " }",
+                   P, M) == doctest::Approx((p + s - 2) * (a + b * M / s)));
+      // The chain reduce merges M / S bytes per super-step.
+      CHECK(priced("collective c : reduce<any, sum> { ranks P; root = 0; "
+                   "tree chain;" + segments + " }",
+                   P, M) ==
+            doctest::Approx((p + s - 2) * (a + b * M / s + g * M / s)));
+      // The ring sends in every step on every rank: the same bytes, and
+      // S - 1 more startups.
+      CHECK(priced(allreduce("group cyclic(P); schedule linear;" + segments),
+                   P, M) ==
+            doctest::Approx((2 * (p - 1) + s - 1) * a +
+                            2 * (p - 1) / p * b * M + (p - 1) / p * g * M));
+    }
+}

@@ -189,7 +189,14 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
     os << "  " << llvm::left_justify(c.name, nameWidth)
        << llvm::format("%10.3f us + %.6e us/B * M", c.cost.fixed,
                        c.cost.perByte)
-       << "   (" << steps << " communication steps)\n";
+       << "   (" << steps << " communication steps";
+    if (int64_t S = static_cast<int64_t>(
+            ProgramOp(c.program).getSegments().value_or(1));
+        S > 1)
+      os << "; " << S << " segments pipelined in "
+         << costOfSuperSteps(c.program, *model, 1, machine).size()
+         << " super-steps";
+    os << ")\n";
   }
   std::vector<double> breaks;
   for (size_t i = 0; i < candidates.size(); ++i)
@@ -206,6 +213,7 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
     return best;
   };
   os << "fastest by size:\n";
+  std::vector<size_t> winners; // in the order of the size ranges
   double from = 0;
   size_t current = fastestAt(breaks.empty() ? 1 : breaks.front() / 2);
   for (size_t b = 0; b <= breaks.size(); ++b) {
@@ -222,19 +230,31 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
                           (b < breaks.size() ? " < " + sizeText(breaks[b])
                                              : std::string());
       os << "  " << range << ": " << candidates[current].name << "\n";
+      winners.push_back(current);
       if (b < breaks.size()) {
         from = breaks[b];
         current = next;
       }
     }
   }
-  os << "crossovers (where two candidates cost the same):\n";
+  // Many candidates (segments = auto has nine): only the thresholds, the
+  // crossovers of the winners of neighbouring size ranges.
+  bool winnersOnly = candidates.size() > 6;
+  os << (winnersOnly ? "crossovers at the thresholds (winners of neighbouring "
+                       "size ranges):\n"
+                     : "crossovers (where two candidates cost the same):\n");
   size_t pairWidth = 28;
   for (const Candidate &a : candidates)
     for (const Candidate &b : candidates)
       pairWidth = std::max(pairWidth, a.name.size() + b.name.size() + 6);
   for (size_t i = 0; i < candidates.size(); ++i)
     for (size_t j = i + 1; j < candidates.size(); ++j) {
+      if (winnersOnly &&
+          llvm::none_of(llvm::seq<size_t>(1, winners.size()), [&](size_t w) {
+            return std::minmax(winners[w - 1], winners[w]) ==
+                   std::minmax(i, j);
+          }))
+        continue;
       const Candidate &a = candidates[i], &b = candidates[j];
       os << "  " << llvm::left_justify(a.name + " vs " + b.name, pairWidth);
       if (std::optional<double> at = crossover(a.cost, b.cost)) {

@@ -154,39 +154,63 @@ static double partBytes(ProgramOp program, double bytes) {
   }
 }
 
-std::vector<StepCost> coll::costOfSteps(ProgramOp program,
+namespace {
+/// One message of a step (or a local move when src == dst).
+struct Message {
+  int64_t src, dst;
+  double size; // bytes
+  std::vector<int64_t> sent, received;
+  bool merges;
+};
+using Traffic = std::vector<Message>;
+} // namespace
+
+/// The messages of every step, each part `part` bytes.
+static std::vector<Traffic> trafficOfSteps(ProgramOp program, double part) {
+  std::vector<Traffic> steps;
+  for (StepOp step : program.getBody().getOps<StepOp>()) {
+    bool merges = step.getStepKind() != StepKind::copy;
+    Traffic traffic;
+    for (Transfer &t : transfersOfStep(step)) {
+      double size = part * static_cast<double>(t.sent.size());
+      traffic.push_back({t.src, t.dst, size, std::move(t.sent),
+                         std::move(t.received), merges});
+    }
+    steps.push_back(std::move(traffic));
+  }
+  return steps;
+}
+
+/// Prices steps given as their messages (see costOfSteps).
+static std::vector<StepCost> priceSteps(const std::vector<Traffic> &steps,
                                         const MachineModel &model,
-                                        double bytes,
                                         const Topology *topology) {
-  double part = partBytes(program, bytes);
   std::vector<StepCost> costs;
   // For overlapping on several ports: what the open group of steps writes,
   // as (rank, part), and its largest transfer time so far.
   std::set<std::pair<int64_t, int64_t>> groupWrites;
   int groupSize = 0;
   double groupTransfer = 0;
-  for (StepOp step : program.getBody().getOps<StepOp>()) {
-    bool merges = step.getStepKind() != StepKind::copy;
+  for (const Traffic &traffic : steps) {
     std::map<int64_t, double> sent, received, merged, linkLoad;
     std::set<std::pair<int64_t, int64_t>> reads, writes;
     StepCost cost;
     double longestPath = 0;
-    for (const Transfer &t : transfersOfStep(step)) {
+    for (const Message &t : traffic) {
       for (int64_t b : t.sent)
         reads.insert({t.src, b});
       for (int64_t b : t.received) {
         writes.insert({t.dst, b});
-        if (merges)
+        if (t.merges)
           reads.insert({t.dst, b});
       }
-      double size = part * static_cast<double>(t.sent.size());
-      if (merges)
-        merged[t.dst] += size;
+      if (t.merges)
+        merged[t.dst] += t.size;
       if (t.src == t.dst)
         continue; // a local copy or merge moves no message
       cost.communicates = true;
-      sent[t.src] += size;
-      received[t.dst] += size;
+      sent[t.src] += t.size;
+      received[t.dst] += t.size;
       if (!topology) {
         cost.hops = 1;
         continue;
@@ -197,7 +221,7 @@ std::vector<StepCost> coll::costOfSteps(ProgramOp program,
       double latency = 0;
       for (int64_t link : *path) {
         latency += topology->getLinks()[link].latency;
-        linkLoad[link] += size;
+        linkLoad[link] += t.size;
       }
       longestPath = std::max(longestPath, latency);
       cost.hops = std::max<int64_t>(cost.hops, path->size());
@@ -251,10 +275,52 @@ std::vector<StepCost> coll::costOfSteps(ProgramOp program,
   return costs;
 }
 
+/// Segments: the buffer's S segments run the same steps, segment j step
+/// t - j in super-step t; a super-step carries all of them at 1/S of the
+/// bytes, each segment's parts its own.
+static int64_t segmentsOf(ProgramOp program) {
+  return static_cast<int64_t>(program.getSegments().value_or(1));
+}
+
+std::vector<StepCost> coll::costOfSteps(ProgramOp program,
+                                        const MachineModel &model,
+                                        double bytes,
+                                        const Topology *topology) {
+  double part = partBytes(program, bytes) /
+                static_cast<double>(segmentsOf(program));
+  return priceSteps(trafficOfSteps(program, part), model, topology);
+}
+
+std::vector<StepCost> coll::costOfSuperSteps(ProgramOp program,
+                                             const MachineModel &model,
+                                             double bytes,
+                                             const Topology *topology) {
+  int64_t S = segmentsOf(program);
+  double part = partBytes(program, bytes) / static_cast<double>(S);
+  std::vector<Traffic> steps = trafficOfSteps(program, part);
+  if (S == 1)
+    return priceSteps(steps, model, topology);
+  int64_t n = static_cast<int64_t>(steps.size());
+  int64_t parts = static_cast<int64_t>(program.getNumParts());
+  std::vector<Traffic> superSteps;
+  for (int64_t t = 0; t + 1 < n + S; ++t) {
+    Traffic traffic;
+    for (int64_t j = std::max<int64_t>(0, t - n + 1); j < S && j <= t; ++j)
+      for (Message m : steps[t - j]) {
+        for (auto *list : {&m.sent, &m.received})
+          for (int64_t &b : *list)
+            b += j * parts;
+        traffic.push_back(std::move(m));
+      }
+    superSteps.push_back(std::move(traffic));
+  }
+  return priceSteps(superSteps, model, topology);
+}
+
 double coll::predictedTime(ProgramOp program, const MachineModel &model,
                            double bytes, const Topology *topology) {
   double total = 0;
-  for (const StepCost &c : costOfSteps(program, model, bytes, topology))
+  for (const StepCost &c : costOfSuperSteps(program, model, bytes, topology))
     total += c.time;
   return total;
 }

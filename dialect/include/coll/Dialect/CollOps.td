@@ -97,7 +97,10 @@ def Coll_ProgramOp : Coll_Op<"program", [Symbol, NoTerminator, SingleBlock,
     c * P + b being copy c of part b; Trivance's received value).
     `chunk_of_part` says which memory chunk holds each part (identity when
     absent): the xor group stores part b in chunk bitreverse(b) so that every
-    message is one contiguous range.
+    message is one contiguous range. `segments` (S > 1) says the runtime
+    cuts the buffer into S segments that each run these steps, pipelined:
+    in super-step t segment j runs step t - j. The proof is of one segment;
+    the cost model prices the super-steps.
 
     ```mlir
     coll.program @ring attributes {kind = #coll.kind<allreduce>, num_parts = 2 : i64,
@@ -118,7 +121,8 @@ def Coll_ProgramOp : Coll_Op<"program", [Symbol, NoTerminator, SingleBlock,
     OptionalAttr<DenseI64ArrayAttr>:$group_elements,
     OptionalAttr<I64Attr>:$num_scratch_parts,
     UnitAttr:$noncommutative,
-    OptionalAttr<I64Attr>:$root
+    OptionalAttr<I64Attr>:$root,
+    OptionalAttr<I64Attr>:$segments
   );
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";

@@ -65,7 +65,8 @@ struct StepCost {
   bool overlapped = false;
 };
 
-/// The cost of every step of `program` for a call of `bytes` bytes, on the
+/// The cost of every step of `program` for a call of `bytes` bytes (one
+/// segment's share, bytes / S, when the program has segments), on the
 /// uniform machine or on `topology` (messages on shortest paths; a step
 /// costs alpha + its longest path's latency + its most loaded link's bytes
 /// over that link's bandwidth + gamma * its largest merge).
@@ -73,7 +74,18 @@ std::vector<StepCost> costOfSteps(ProgramOp program, const MachineModel &model,
                                   double bytes,
                                   const Topology *topology = nullptr);
 
-/// The whole program's time: the sum over its steps.
+/// With `segments` = S on the program, costOfSteps prices one segment's
+/// steps (bytes / S) and this the pipelined run: S + steps - 1 super-steps,
+/// super-step t carrying step t - j of every segment j (as
+/// coll::runPipelined and coll::runTreePipelined run them). A rank's
+/// messages in a super-step add up, so pipelining pays where a step keeps
+/// most ranks idle (a chain: (P + S - 2)(alpha + beta M / S)), not where
+/// every rank sends in every step (the ring). Without segments: costOfSteps.
+std::vector<StepCost> costOfSuperSteps(ProgramOp program,
+                                       const MachineModel &model, double bytes,
+                                       const Topology *topology = nullptr);
+
+/// The whole program's time: the sum over its (super-)steps.
 double predictedTime(ProgramOp program, const MachineModel &model,
                      double bytes, const Topology *topology = nullptr);
 
