@@ -13,6 +13,7 @@
 #include "coll/Passes/Lowering.h"
 #include "coll/Passes/CostModel.h"
 #include "coll/Passes/DigitSchedule.h"
+#include "coll/Passes/OpticalSwitch.h"
 #include "coll/Passes/TreeSchedule.h"
 
 #include "mlir/IR/Builders.h"
@@ -864,11 +865,21 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
 
 /// For P ranks, the cheapest candidate per size range: (first byte count
 /// where the next range starts, candidate index), ending with SIZE_MAX.
-static std::vector<std::pair<uint64_t, size_t>>
+static FailureOr<std::vector<std::pair<uint64_t, size_t>>>
 cheapestBySize(ArrayRef<CollectiveOp> candidates, int64_t P,
                const MachineModel &model) {
   std::vector<std::optional<AffineCost>> costs;
   CollectiveOp first = candidates.front();
+  // On the model's topology for P ranks, when it has one. A topology that
+  // does not fit P (torus(2, 4) at P = 5) prices no thresholds there.
+  std::string topologyError;
+  std::optional<Topology> topology = model.topologyFor(P, topologyError);
+  if (!topologyError.empty() && model.isOpticalSwitch())
+    return first.emitError("choosing among the candidates of '")
+           << *first.getChoiceOf() << "' at P = " << P << ": "
+           << topologyError;
+  if (!topologyError.empty())
+    return std::vector<std::pair<uint64_t, size_t>>{};
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(first.getLoc());
   OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
   for (CollectiveOp c : candidates) {
@@ -877,7 +888,7 @@ cheapestBySize(ArrayRef<CollectiveOp> candidates, int64_t P,
       continue;
     }
     ProgramOp program = expandCollective(c, P, builder, /*withTransfers=*/false);
-    costs.push_back(affineCost(program, model));
+    costs.push_back(affineCost(program, model, topology ? &*topology : nullptr));
   }
   auto cheapestAt = [&](double bytes) {
     std::optional<size_t> best;
@@ -956,8 +967,11 @@ static LogicalResult emitDispatcher(StringRef name,
         .str();
   };
   for (int64_t P : counts) {
-    std::vector<std::pair<uint64_t, size_t>> ranges =
+    FailureOr<std::vector<std::pair<uint64_t, size_t>>> cheapest =
         cheapestBySize(candidates, P, *model);
+    if (failed(cheapest))
+      return failure();
+    std::vector<std::pair<uint64_t, size_t>> &ranges = *cheapest;
     if (ranges.empty())
       continue;
     os << "  case " << P << ":\n";
@@ -980,6 +994,74 @@ static LogicalResult emitDispatcher(StringRef name,
   return success();
 }
 
+/// `reconfigure auto` on a model with `topology = optical_switch`: the
+/// cheapest settings per P and size, found at compile time on the switch's
+/// graphs (coll/Passes/OpticalSwitch.h), as a table.
+static LogicalResult emitSwitchTable(CollectiveOp spec,
+                                     const MachineModel &model,
+                                     llvm::raw_ostream &os) {
+  StringRef name = spec.getSymName();
+  std::vector<int64_t> counts;
+  if (std::optional<uint64_t> fixed = spec.getNumRanks())
+    counts.push_back(static_cast<int64_t>(*fixed));
+  else
+    for (int64_t P = 1; P <= 64; ++P)
+      counts.push_back(P);
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(spec.getLoc());
+  OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
+  std::string cases;
+  llvm::raw_string_ostream body(cases);
+  for (int64_t P : counts) {
+    if (!spec.acceptsRanks(P))
+      continue;
+    ProgramOp program =
+        expandCollective(spec, P, builder, /*withTransfers=*/false);
+    bool moves = false;
+    for (const StepCost &c : costOfSteps(program, model, 1))
+      moves |= c.communicates;
+    if (!moves) {
+      body << "  case " << P << ":\n    return {};\n";
+      continue;
+    }
+    std::string error;
+    std::optional<OpticalSwitch> ocs =
+        OpticalSwitch::build(program, model, error);
+    if (!ocs)
+      return spec.emitError("collective '")
+             << name << "' at P = " << P << ": " << error;
+    body << "  case " << P << ":\n";
+    for (auto &[until, plan] : ocs->plansBySize()) {
+      std::string list;
+      for (int64_t p : plan.settings)
+        list += (list.empty() ? "" : ", ") + std::to_string(p);
+      if (std::isinf(until) || until >= 1.8e19)
+        body << "    return {" << list << "};\n";
+      else
+        body << "    if (block < " << static_cast<uint64_t>(std::ceil(until))
+             << "u)\n      return {" << list << "};\n";
+    }
+  }
+  os << "/// " << name
+     << "_switch_settings(P, bytes): the phases before which the optical "
+        "circuit switch is\n/// set to the circuits of that phase (phase 0 "
+        "before the call), the cheapest\n/// for `bytes` per node (P * count "
+        "* sizeof(T)), found by collc at compile time\n/// on model "
+     << model.name << " (" << model.describe()
+     << "),\n/// routing each phase over the circuits last set "
+        "(`collc explain` shows why).\n"
+     << "inline std::vector<int> " << name
+     << "_switch_settings(int P, std::size_t bytes) {\n"
+     << "  const std::size_t block = P > 0 ? bytes / static_cast<std::size_t>(P) : 0;\n"
+     << "  (void)block;\n"
+     << "  switch (P) {\n"
+     << cases << "  default:\n"
+     << "    throw coll::Error(\"" << name
+     << "_switch_settings: P = \" + std::to_string(P) + \" was not priced at "
+        "compile time\");\n"
+     << "  }\n}\n\n";
+  return success();
+}
+
 /// `reconfigure auto`: where to set an optical circuit switch for the
 /// routing (R* = argmin C(R) in balanced segments, seed 002), with the
 /// model's constants, computed by coll/reconfiguration.hpp at run time.
@@ -993,6 +1075,8 @@ static LogicalResult emitSwitchSettings(CollectiveOp spec,
               "needs a model with alpha (per phase), hop_latency, beta and "
               "delta: pass --model FILE to collc compile";
   StringRef name = spec.getSymName();
+  if (model->isOpticalSwitch())
+    return emitSwitchTable(spec, *model, os);
   os << "/// " << name
      << "_switch_settings(P, bytes): the phases of the routing before which an "
         "optical\n/// circuit switch is set to the edges {i, i +- d_k} (phase 0 "

@@ -10,10 +10,12 @@
 #include "coll/Dialect/CollOps.h"
 #include "coll/Passes/CostModel.h"
 #include "coll/Passes/Lowering.h"
+#include "coll/Passes/OpticalSwitch.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -104,6 +106,104 @@ std::optional<MachineModel> collc::loadModel(llvm::StringRef spec) {
   return model;
 }
 
+/// "0, 2, 3"
+static std::string phaseList(const std::vector<int64_t> &phases) {
+  std::string text;
+  for (int64_t p : phases)
+    text += (text.empty() ? "" : ", ") + std::to_string(p);
+  return text;
+}
+
+/// cost and explain on an optical circuit switch: each candidate's cheapest
+/// switch settings per size (coll/Passes/OpticalSwitch.h).
+static int runSwitchCost(
+    const std::vector<std::pair<std::string, ProgramOp>> &programs,
+    const MachineModel &model, const collc::CostCommandOptions &options,
+    int64_t P) {
+  std::vector<OpticalSwitch> switches;
+  for (auto &[name, program] : programs) {
+    std::string error;
+    std::optional<OpticalSwitch> ocs =
+        OpticalSwitch::build(program, model, error);
+    if (!ocs) {
+      llvm::errs() << "collc: error: " << name << ": " << error << "\n";
+      return 1;
+    }
+    switches.push_back(std::move(*ocs));
+  }
+  llvm::raw_ostream &os = llvm::outs();
+  os << "P = " << P << ", model " << model.name << ": " << model.describe()
+     << "\n";
+  if (!options.explain) {
+    std::vector<double> sizes = options.sizes;
+    if (sizes.empty())
+      sizes = {64, 8192, 131072, 1048576};
+    size_t width = 10;
+    for (auto &[name, program] : programs)
+      width = std::max(width, name.size() + 2);
+    for (bool times : {true, false}) {
+      os << (times ? "predicted time (us), with the cheapest switch settings\n"
+                   : "the switch is set before phases\n");
+      os << llvm::left_justify("payload", 10);
+      for (auto &[name, program] : programs)
+        os << llvm::right_justify(name, width);
+      os << "\n";
+      for (double size : sizes) {
+        os << llvm::left_justify(sizeText(size), 10);
+        for (const OpticalSwitch &ocs : switches) {
+          SwitchPlan plan = ocs.best(size);
+          std::string value;
+          llvm::raw_string_ostream(value)
+              << (times ? llvm::formatv("{0:F3}", plan.cost.at(size)).str()
+                        : phaseList(plan.settings));
+          os << llvm::right_justify(value, width);
+        }
+        os << "\n";
+      }
+    }
+    return 0;
+  }
+  for (size_t i = 0; i < programs.size(); ++i) {
+    const OpticalSwitch &ocs = switches[i];
+    int64_t K = ocs.numPhases();
+    os << programs[i].first << ": " << K << " phases (first steps "
+       << phaseList(ocs.phaseStarts())
+       << "); the switch is set for phase 0 before the call, and before a "
+          "later phase\nfor " << llvm::format("%g", model.delta)
+       << " us to exactly that phase's circuits\n";
+    std::vector<int64_t> all;
+    for (int64_t p = 0; p < K; ++p)
+      if (ocs.settable(p))
+        all.push_back(p);
+    for (auto [label, plan] :
+         {std::pair{"never reconfigure", ocs.plan({0})},
+          std::pair{"reconfigure before every phase", ocs.plan(all)}})
+      os << "  " << llvm::left_justify(label, 32)
+         << llvm::format("%12.3f us + %.6e us/B * M", plan.cost.fixed,
+                         plan.cost.perByte)
+         << "\n";
+    os << "cheapest settings by size (exact over all subsets of phases):\n";
+    double from = 0;
+    for (auto &[until, plan] : ocs.plansBySize()) {
+      std::string range =
+          from == 0 ? (std::isinf(until) ? std::string("any M")
+                                         : "M < " + sizeText(std::round(until)))
+                    : sizeText(std::round(from)) + " <= M" +
+                          (std::isinf(until)
+                               ? std::string()
+                               : " < " + sizeText(std::round(until)));
+      os << "  " << llvm::left_justify(range + ":", 34) << "phases "
+         << llvm::left_justify(phaseList(plan.settings), 12) << "(R = "
+         << plan.reconfigurations() << ")"
+         << llvm::format("%12.3f us + %.6e us/B * M", plan.cost.fixed,
+                         plan.cost.perByte)
+         << "\n";
+      from = until;
+    }
+  }
+  return 0;
+}
+
 int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
   if (options.model.empty()) {
     llvm::errs() << "collc: error: " << (options.explain ? "explain" : "cost")
@@ -137,6 +237,12 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
                                    : "no collective named '" +
                                          options.collective + "'");
     return 1;
+  }
+  if (model->isOpticalSwitch()) {
+    std::vector<std::pair<std::string, ProgramOp>> programs;
+    for (const Candidate &c : candidates)
+      programs.push_back({c.name, c.program});
+    return runSwitchCost(programs, *model, options, P);
   }
   std::string topologyError;
   std::optional<Topology> topology = model->topologyFor(P, topologyError);

@@ -1,6 +1,7 @@
 //===- CostModel.cpp - alpha-beta-gamma cost of step programs -------------===//
 #include "coll/Passes/CostModel.h"
 #include "coll/Passes/GroupSchedule.h"
+#include "StepTraffic.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -9,10 +10,12 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
 using namespace coll;
+using namespace coll::detail;
 
 std::optional<MachineModel> MachineModel::parse(llvm::StringRef text,
                                                 std::string &error) {
@@ -110,10 +113,23 @@ std::optional<Topology> MachineModel::topologyFor(int64_t P,
               " ranks, fewer than P = " + std::to_string(P);
       return std::nullopt;
     }
+    for (int64_t a = 0; a < P; ++a)
+      for (int64_t b = 0; b < P; ++b)
+        if (!t->route(a, b)) {
+          error = topologyFile + " has no path from rank " +
+                  std::to_string(a) + " to rank " + std::to_string(b);
+          return std::nullopt;
+        }
     return t;
   }
   if (topology.empty())
     return std::nullopt;
+  if (isOpticalSwitch()) {
+    error = "the optical_switch topology changes between phases: collc cost, "
+            "explain and reconfigure auto price it phase by phase, a "
+            "choose's thresholds do not";
+    return std::nullopt;
+  }
   if (beta <= 0) {
     error = "a topology needs beta > 0 for its links' bandwidth";
     return std::nullopt;
@@ -131,6 +147,10 @@ std::string MachineModel::describe() const {
   os << ", gamma = " << llvm::format("%g", gamma) << " us/B";
   if (!topologyFile.empty())
     os << ", topology " << topologyFile;
+  else if (isOpticalSwitch())
+    os << ", optical switch: " << ports << " circuits per node, "
+       << llvm::format("%g", hopLatency) << " us per hop, delta = "
+       << llvm::format("%g", delta) << " us";
   else if (!topology.empty())
     os << ", topology " << topology << ", " << llvm::format("%g", hopLatency)
        << " us per hop";
@@ -138,7 +158,7 @@ std::string MachineModel::describe() const {
 }
 
 /// Bytes of one part: a share of the vector, or a whole block.
-static double partBytes(ProgramOp program, double bytes) {
+double coll::detail::partBytes(ProgramOp program, double bytes) {
   switch (program.getKind()) {
   case CollectiveKind::allreduce:
   case CollectiveKind::reduce:
@@ -154,19 +174,7 @@ static double partBytes(ProgramOp program, double bytes) {
   }
 }
 
-namespace {
-/// One message of a step (or a local move when src == dst).
-struct Message {
-  int64_t src, dst;
-  double size; // bytes
-  std::vector<int64_t> sent, received;
-  bool merges;
-};
-using Traffic = std::vector<Message>;
-} // namespace
-
-/// The messages of every step, each part `part` bytes.
-static std::vector<Traffic> trafficOfSteps(ProgramOp program, double part) {
+std::vector<detail::Traffic> coll::detail::trafficOfSteps(ProgramOp program, double part) {
   std::vector<Traffic> steps;
   for (StepOp step : program.getBody().getOps<StepOp>()) {
     bool merges = step.getStepKind() != StepKind::copy;
@@ -181,10 +189,9 @@ static std::vector<Traffic> trafficOfSteps(ProgramOp program, double part) {
   return steps;
 }
 
-/// Prices steps given as their messages (see costOfSteps).
-static std::vector<StepCost> priceSteps(const std::vector<Traffic> &steps,
-                                        const MachineModel &model,
-                                        const Topology *topology) {
+std::vector<StepCost>
+coll::detail::priceSteps(const std::vector<Traffic> &steps,
+                         const MachineModel &model, const Topology *topology) {
   std::vector<StepCost> costs;
   // For overlapping on several ports: what the open group of steps writes,
   // as (rank, part), and its largest transfer time so far.
@@ -196,6 +203,7 @@ static std::vector<StepCost> priceSteps(const std::vector<Traffic> &steps,
     std::set<std::pair<int64_t, int64_t>> reads, writes;
     StepCost cost;
     double longestPath = 0;
+    bool unreachable = false;
     for (const Message &t : traffic) {
       for (int64_t b : t.sent)
         reads.insert({t.src, b});
@@ -216,8 +224,10 @@ static std::vector<StepCost> priceSteps(const std::vector<Traffic> &steps,
         continue;
       }
       std::optional<std::vector<int64_t>> path = topology->route(t.src, t.dst);
-      if (!path)
-        llvm::report_fatal_error("the topology has no path between two ranks");
+      if (!path) { // e.g. an optical switch set for another phase
+        unreachable = true;
+        continue;
+      }
       double latency = 0;
       for (int64_t link : *path) {
         latency += topology->getLinks()[link].latency;
@@ -238,7 +248,8 @@ static std::vector<StepCost> priceSteps(const std::vector<Traffic> &steps,
         transfer = std::max(
             transfer, load / (topology->getLinks()[link].bandwidth * 1e3));
     }
-    double moving = longestPath + transfer;
+    double moving = unreachable ? std::numeric_limits<double>::infinity()
+                                : longestPath + transfer;
     cost.time = (cost.communicates ? model.alpha : 0) + moving +
                 model.gamma * cost.mergedBytes;
     // Several ports: a communication step that reads nothing the open group

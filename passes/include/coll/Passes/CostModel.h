@@ -41,6 +41,11 @@ struct MachineModel {
   /// touch disjoint parts overlap (ReTri's + and - steps, a Trivance phase).
   int ports = 1;
 
+  /// `topology = optical_switch`: each node has `ports` circuits on an
+  /// optical circuit switch that is set, phase by phase, to the circuits a
+  /// phase uses (coll/Passes/OpticalSwitch.h).
+  bool isOpticalSwitch() const { return topology == "optical_switch"; }
+
   /// The topology for P ranks (nullopt with an empty `error` for the
   /// uniform machine); on error nullopt and `error` set.
   std::optional<Topology> topologyFor(int64_t P, std::string &error) const;

@@ -1,0 +1,222 @@
+//===- OpticalSwitch.cpp - a topology that changes between phases ---------===//
+#include "coll/Passes/OpticalSwitch.h"
+#include "StepTraffic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+using namespace coll;
+using namespace coll::detail;
+
+static constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+/// Affine from the times at 0 and 1 byte; infinite stays infinite.
+static AffineCost affineOf(double atZero, double atOne) {
+  if (std::isinf(atZero) || std::isinf(atOne))
+    return {kInfinity, 0};
+  return {atZero, atOne - atZero};
+}
+
+std::optional<OpticalSwitch> OpticalSwitch::build(ProgramOp program,
+                                                  const MachineModel &model,
+                                                  std::string &error) {
+  int64_t P = static_cast<int64_t>(program.getNumRanks());
+  if (program.getSegments().value_or(1) > 1) {
+    error = "the optical switch prices unsegmented programs; '" +
+            program.getSymName().str() + "' has segments";
+    return std::nullopt;
+  }
+  if (model.beta <= 0) {
+    error = "an optical switch needs beta > 0 for its circuits' bandwidth";
+    return std::nullopt;
+  }
+  if (model.delta < 0) {
+    error = "an optical switch needs delta (us per reconfiguration)";
+    return std::nullopt;
+  }
+  // Phases: where a communication step does not overlap the one before.
+  double part0 = partBytes(program, 0), part1 = partBytes(program, 1);
+  std::vector<Traffic> at0 = trafficOfSteps(program, part0),
+                       at1 = trafficOfSteps(program, part1);
+  std::vector<StepCost> uniform = priceSteps(at1, model, nullptr);
+  OpticalSwitch ocs;
+  ocs.delta = model.delta;
+  for (size_t i = 0; i < uniform.size(); ++i)
+    if (uniform[i].communicates && !uniform[i].overlapped)
+      ocs.starts.push_back(static_cast<int64_t>(i));
+  if (ocs.starts.empty()) // nothing to route: one phase of local steps
+    ocs.starts.push_back(0);
+  ocs.starts.front() = 0; // local steps before the first message join it
+  int64_t K = static_cast<int64_t>(ocs.starts.size());
+  auto phaseEnd = [&](int64_t p) {
+    return p + 1 < K ? ocs.starts[p + 1]
+                     : static_cast<int64_t>(uniform.size());
+  };
+
+  // Each phase's circuits: its pairs of ranks; a setting when every node
+  // needs at most `ports` of them.
+  std::vector<std::set<std::pair<int64_t, int64_t>>> circuits(K);
+  for (int64_t p = 0; p < K; ++p) {
+    std::vector<int64_t> degree(static_cast<size_t>(P), 0);
+    for (int64_t s = ocs.starts[p]; s < phaseEnd(p); ++s)
+      for (const Message &m : at1[s])
+        if (m.src != m.dst &&
+            circuits[p].insert(std::minmax(m.src, m.dst)).second) {
+          ++degree[m.src];
+          ++degree[m.dst];
+        }
+    auto most = std::max_element(degree.begin(), degree.end());
+    bool fits = most == degree.end() || *most <= model.ports;
+    ocs.canSet.push_back(fits);
+    if (p == 0 && !fits) {
+      error = "phase 0 needs " + std::to_string(*most) +
+              " circuits at rank " +
+              std::to_string(most - degree.begin()) +
+              "; the optical switch has ports = " +
+              std::to_string(model.ports) + " per node";
+      return std::nullopt;
+    }
+  }
+
+  // The topology of each distinct setting, then every phase on every
+  // earlier setting.
+  double bandwidth = 1e-3 / model.beta; // GB/s
+  std::map<std::set<std::pair<int64_t, int64_t>>, Topology> topologies;
+  std::vector<int64_t> identity(static_cast<size_t>(P));
+  for (int64_t r = 0; r < P; ++r)
+    identity[r] = r;
+  ocs.phaseCost.assign(K, std::vector<AffineCost>(K, {kInfinity, 0}));
+  for (int64_t s = 0; s < K; ++s) {
+    if (!ocs.canSet[s])
+      continue;
+    auto it = topologies.find(circuits[s]);
+    if (it == topologies.end()) {
+      std::vector<Link> links;
+      for (auto [a, b] : circuits[s]) {
+        links.push_back({a, b, model.hopLatency, bandwidth});
+        links.push_back({b, a, model.hopLatency, bandwidth});
+      }
+      it = topologies.emplace(circuits[s], Topology(P, links, identity)).first;
+    }
+    for (int64_t p = s; p < K; ++p) {
+      std::vector<Traffic> steps0(at0.begin() + ocs.starts[p],
+                                  at0.begin() + phaseEnd(p));
+      std::vector<Traffic> steps1(at1.begin() + ocs.starts[p],
+                                  at1.begin() + phaseEnd(p));
+      double t0 = 0, t1 = 0;
+      for (const StepCost &c : priceSteps(steps0, model, &it->second))
+        t0 += c.time;
+      for (const StepCost &c : priceSteps(steps1, model, &it->second))
+        t1 += c.time;
+      ocs.phaseCost[s][p] = affineOf(t0, t1);
+    }
+  }
+  return ocs;
+}
+
+SwitchPlan OpticalSwitch::plan(std::vector<int64_t> settings) const {
+  SwitchPlan result;
+  result.settings = std::move(settings);
+  AffineCost &cost = result.cost;
+  cost.fixed = delta * static_cast<double>(result.reconfigurations());
+  size_t next = 0;
+  int64_t current = 0;
+  for (int64_t p = 0; p < numPhases(); ++p) {
+    if (next < result.settings.size() && result.settings[next] == p) {
+      current = p;
+      ++next;
+    }
+    const AffineCost &c = phaseCost[current][p];
+    if (std::isinf(c.fixed))
+      return {result.settings, {kInfinity, 0}};
+    cost.fixed += c.fixed;
+    cost.perByte += c.perByte;
+  }
+  return result;
+}
+
+SwitchPlan OpticalSwitch::best(double bytes) const {
+  int64_t K = numPhases();
+  // time[s], count[s]: the cheapest run of the phases so far with the
+  // switch set for phase s now; from[p]: the setting before phase p when
+  // the switch is set before p.
+  std::vector<double> time(K, kInfinity);
+  std::vector<int64_t> count(K, 0), from(K, -1);
+  std::vector<std::vector<int64_t>> held(K); // settings behind time[s]
+  time[0] = phaseCost[0][0].at(bytes);
+  held[0] = {0};
+  auto better = [](double t, int64_t n, double bestT, int64_t bestN) {
+    if (std::isinf(bestT))
+      return !std::isinf(t);
+    double tolerance = 1e-12 * std::max(1.0, std::abs(bestT));
+    return t < bestT - tolerance || (std::abs(t - bestT) <= tolerance && n < bestN);
+  };
+  for (int64_t p = 1; p < K; ++p) {
+    // Reconfigure before p: from the cheapest state of the phases before.
+    int64_t prior = -1;
+    for (int64_t s = 0; s < p; ++s)
+      if (!std::isinf(time[s]) &&
+          (prior < 0 || better(time[s], count[s], time[prior], count[prior])))
+        prior = s;
+    double reconfigured = kInfinity;
+    std::vector<int64_t> reconfiguredSettings;
+    if (canSet[p] && prior >= 0) {
+      reconfigured = time[prior] + delta + phaseCost[p][p].at(bytes);
+      reconfiguredSettings = held[prior];
+      reconfiguredSettings.push_back(p);
+    }
+    for (int64_t s = 0; s < p; ++s)
+      time[s] += phaseCost[s][p].at(bytes); // stays infinite when unroutable
+    time[p] = reconfigured;
+    if (prior >= 0)
+      count[p] = count[prior] + 1;
+    held[p] = std::move(reconfiguredSettings);
+  }
+  int64_t last = 0;
+  for (int64_t s = 1; s < K; ++s)
+    if (!std::isinf(time[s]) && better(time[s], count[s], time[last], count[last]))
+      last = s;
+  return plan(held[last]);
+}
+
+std::vector<std::pair<double, SwitchPlan>> OpticalSwitch::plansBySize() const {
+  // The plans are affine in the size and the cheapest is their minimum, so
+  // each plan is cheapest on one interval: bisect between two sizes whose
+  // plans differ at the crossing of their costs.
+  std::vector<std::pair<double, SwitchPlan>> ranges;
+  const double top = 1e18; // bytes
+  std::vector<std::pair<double, SwitchPlan>> breaks; // (size, plan above)
+  auto search = [&](auto &&self, double lo, const SwitchPlan &a, double hi,
+                    const SwitchPlan &b, int depth) -> void {
+    if (a.settings == b.settings)
+      return;
+    std::optional<double> at = crossover(a.cost, b.cost);
+    if (!at || *at <= lo || *at >= hi || depth > 64) {
+      breaks.push_back({hi, b}); // degenerate: break at the larger size
+      return;
+    }
+    SwitchPlan c = best(*at);
+    double tolerance = 1e-9 * std::max(1.0, a.cost.at(*at));
+    if (c.cost.at(*at) >= a.cost.at(*at) - tolerance ||
+        c.settings == a.settings || c.settings == b.settings) {
+      breaks.push_back({*at, b});
+      return;
+    }
+    self(self, lo, a, *at, c, depth + 1);
+    self(self, *at, c, hi, b, depth + 1);
+  };
+  SwitchPlan low = best(0), high = best(top);
+  search(search, 0, low, top, high, 0);
+  std::sort(breaks.begin(), breaks.end(),
+            [](const auto &x, const auto &y) { return x.first < y.first; });
+  SwitchPlan current = low;
+  for (auto &[size, above] : breaks) {
+    ranges.push_back({size, current});
+    current = above;
+  }
+  ranges.push_back({kInfinity, current});
+  return ranges;
+}

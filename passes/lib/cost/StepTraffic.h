@@ -1,0 +1,39 @@
+//===- StepTraffic.h - steps as messages, for the cost library --*- C++ -*-===//
+//
+// Private to passes/lib/cost: the messages of each step, and their pricing,
+// shared by the cost model and the optical switch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLL_PASSES_LIB_COST_STEPTRAFFIC_H
+#define COLL_PASSES_LIB_COST_STEPTRAFFIC_H
+
+#include "coll/Passes/CostModel.h"
+
+#include <vector>
+
+namespace coll::detail {
+
+/// One message of a step (or a local move when src == dst).
+struct Message {
+  int64_t src, dst;
+  double size; // bytes
+  std::vector<int64_t> sent, received;
+  bool merges;
+};
+using Traffic = std::vector<Message>;
+
+/// Bytes of one part: a share of the vector, or a whole block.
+double partBytes(ProgramOp program, double bytes);
+
+/// The messages of every step, each part `part` bytes.
+std::vector<Traffic> trafficOfSteps(ProgramOp program, double part);
+
+/// Prices steps given as their messages (see costOfSteps). On a topology
+/// without a path for some message the step costs infinity.
+std::vector<StepCost> priceSteps(const std::vector<Traffic> &steps,
+                                 const MachineModel &model,
+                                 const Topology *topology);
+
+} // namespace coll::detail
+
+#endif
