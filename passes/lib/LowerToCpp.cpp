@@ -866,7 +866,7 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
 /// For P ranks, the cheapest candidate per size range: (first byte count
 /// where the next range starts, candidate index), ending with SIZE_MAX.
 static FailureOr<std::vector<std::pair<uint64_t, size_t>>>
-cheapestBySize(ArrayRef<CollectiveOp> candidates, int64_t P,
+thresholdsFor(ArrayRef<CollectiveOp> candidates, int64_t P,
                const MachineModel &model) {
   std::vector<std::optional<AffineCost>> costs;
   CollectiveOp first = candidates.front();
@@ -890,34 +890,13 @@ cheapestBySize(ArrayRef<CollectiveOp> candidates, int64_t P,
     ProgramOp program = expandCollective(c, P, builder, /*withTransfers=*/false);
     costs.push_back(affineCost(program, model, topology ? &*topology : nullptr));
   }
-  auto cheapestAt = [&](double bytes) {
-    std::optional<size_t> best;
-    for (size_t i = 0; i < costs.size(); ++i)
-      if (costs[i] && (!best || costs[i]->at(bytes) < costs[*best]->at(bytes)))
-        best = i;
-    return best;
-  };
-  std::vector<double> breaks;
-  for (size_t i = 0; i < costs.size(); ++i)
-    for (size_t j = i + 1; j < costs.size(); ++j)
-      if (costs[i] && costs[j])
-        if (std::optional<double> at = crossover(*costs[i], *costs[j]))
-          // Beyond 2^62 bytes the slopes differ by rounding only.
-          if (*at < 4.6e18)
-            breaks.push_back(std::ceil(*at));
-  llvm::sort(breaks);
+  // First byte count of each next range: the crossover rounded up.
   std::vector<std::pair<uint64_t, size_t>> ranges;
-  std::optional<size_t> current = cheapestAt(0);
-  if (!current)
-    return ranges;
-  for (double b : breaks) {
-    std::optional<size_t> next = cheapestAt(b);
-    if (next && *next != *current) {
-      ranges.push_back({static_cast<uint64_t>(b), *current});
-      current = next;
-    }
-  }
-  ranges.push_back({UINT64_MAX, *current});
+  for (auto [until, i] : coll::cheapestBySize(costs))
+    ranges.push_back(
+        {std::isinf(until) ? UINT64_MAX
+                           : static_cast<uint64_t>(std::ceil(until)),
+         i});
   return ranges;
 }
 
@@ -968,7 +947,7 @@ static LogicalResult emitDispatcher(StringRef name,
   };
   for (int64_t P : counts) {
     FailureOr<std::vector<std::pair<uint64_t, size_t>>> cheapest =
-        cheapestBySize(candidates, P, *model);
+        thresholdsFor(candidates, P, *model);
     if (failed(cheapest))
       return failure();
     std::vector<std::pair<uint64_t, size_t>> &ranges = *cheapest;

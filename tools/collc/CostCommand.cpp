@@ -12,6 +12,7 @@
 #include "coll/Passes/Lowering.h"
 #include "coll/Passes/OpticalSwitch.h"
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -204,6 +205,96 @@ static int runSwitchCost(
   return 0;
 }
 
+/// "doubling < 9,083 B <= halving": the fastest by size as one line.
+template <class Name>
+static std::string rangesLine(const std::vector<std::pair<double, size_t>> &ranges,
+                              Name name) {
+  std::string line;
+  for (auto [until, i] : ranges) {
+    line += name(i);
+    if (!std::isinf(until))
+      line += " < " + sizeText(until) + " <= ";
+  }
+  return line;
+}
+
+/// explain over several communicator sizes: one line per P.
+static int runExplainSummary(ModuleOp module,
+                             const collc::CostCommandOptions &options,
+                             const MachineModel &model,
+                             std::vector<int64_t> counts) {
+  std::vector<CollectiveOp> specs;
+  for (CollectiveOp spec : module.getOps<CollectiveOp>())
+    if (options.collective.empty() || spec.getSymName() == options.collective)
+      specs.push_back(spec);
+  if (specs.empty()) {
+    emitError(module.getLoc(), "no collective named '" + options.collective +
+                                   "'");
+    return 1;
+  }
+  if (counts.empty())
+    for (int64_t P = 1; P <= 64; ++P)
+      counts.push_back(P);
+  llvm::raw_ostream &os = llvm::outs();
+  os << "model " << model.name << ": " << model.describe() << "\n";
+  os << (model.isOpticalSwitch()
+             ? "per communicator size, each collective's cheapest switch "
+               "settings by size (M = count * sizeof(T)):\n"
+             : "per communicator size, the fastest by size (M = count * "
+               "sizeof(T)):\n");
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(module.getLoc());
+  OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
+  for (int64_t P : counts) {
+    std::vector<CollectiveOp> here;
+    for (CollectiveOp spec : specs)
+      if ((!spec.getNumRanks() ||
+           static_cast<int64_t>(*spec.getNumRanks()) == P) &&
+          spec.acceptsRanks(P))
+        here.push_back(spec);
+    if (here.empty())
+      continue;
+    std::string label = "  P = " + std::to_string(P);
+    if (model.isOpticalSwitch()) {
+      for (CollectiveOp spec : here) {
+        ProgramOp program = expandCollective(spec, P, builder, false);
+        std::string error;
+        std::optional<OpticalSwitch> ocs =
+            OpticalSwitch::build(program, model, error);
+        os << llvm::left_justify(label, 10) << spec.getSymName() << ": ";
+        if (!ocs) {
+          os << error << "\n";
+          continue;
+        }
+        std::vector<std::pair<double, SwitchPlan>> plans = ocs->plansBySize();
+        std::vector<std::pair<double, size_t>> ranges;
+        for (size_t i = 0; i < plans.size(); ++i)
+          ranges.push_back({plans[i].first, i});
+        os << rangesLine(ranges, [&](size_t i) {
+          return "phases {" + phaseList(plans[i].second.settings) + "}";
+        }) << "\n";
+      }
+      continue;
+    }
+    std::string topologyError;
+    std::optional<Topology> topology = model.topologyFor(P, topologyError);
+    if (!topologyError.empty()) {
+      os << llvm::left_justify(label, 10) << "(" << topologyError << ")\n";
+      continue;
+    }
+    std::vector<std::optional<AffineCost>> costs;
+    for (CollectiveOp spec : here)
+      costs.push_back(affineCost(expandCollective(spec, P, builder, false),
+                                 model, topology ? &*topology : nullptr));
+    os << llvm::left_justify(label, 10)
+       << rangesLine(cheapestBySize(costs),
+                     [&](size_t i) { return here[i].getSymName().str(); })
+       << "\n";
+  }
+  os << "(collc explain --ranks P shows the costs and crossovers behind one "
+        "line)\n";
+  return 0;
+}
+
 int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
   if (options.model.empty()) {
     llvm::errs() << "collc: error: " << (options.explain ? "explain" : "cost")
@@ -213,6 +304,16 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
   std::optional<MachineModel> model = collc::loadModel(options.model);
   if (!model)
     return 1;
+  // explain over several P: a list, or no --ranks on a symbolic count.
+  bool symbolic = llvm::any_of(
+      module.getOps<CollectiveOp>(), [&](CollectiveOp spec) {
+        return !spec.getNumRanks() && (options.collective.empty() ||
+                                       spec.getSymName() == options.collective);
+      });
+  if (options.explain &&
+      (options.rankList.size() > 1 ||
+       (options.rankList.empty() && options.ranks == 0 && symbolic)))
+    return runExplainSummary(module, options, *model, options.rankList);
   if (failed(expandAllCollectives(module, options.ranks, "--ranks N",
                                   /*withTransfers=*/false)))
     return 1;
@@ -304,44 +405,22 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
          << " super-steps";
     os << ")\n";
   }
-  std::vector<double> breaks;
-  for (size_t i = 0; i < candidates.size(); ++i)
-    for (size_t j = i + 1; j < candidates.size(); ++j)
-      if (std::optional<double> at =
-              crossover(candidates[i].cost, candidates[j].cost))
-        breaks.push_back(*at);
-  llvm::sort(breaks);
-  auto fastestAt = [&](double size) {
-    size_t best = 0;
-    for (size_t i = 1; i < candidates.size(); ++i)
-      if (candidates[i].cost.at(size) < candidates[best].cost.at(size))
-        best = i;
-    return best;
-  };
   os << "fastest by size:\n";
+  std::vector<std::optional<AffineCost>> costs;
+  for (const Candidate &c : candidates)
+    costs.push_back(c.cost);
   std::vector<size_t> winners; // in the order of the size ranges
   double from = 0;
-  size_t current = fastestAt(breaks.empty() ? 1 : breaks.front() / 2);
-  for (size_t b = 0; b <= breaks.size(); ++b) {
-    double probe = b < breaks.size()
-                       ? (b + 1 < breaks.size() ? (breaks[b] + breaks[b + 1]) / 2
-                                                : breaks[b] * 2)
-                       : 0;
-    size_t next = b < breaks.size() ? fastestAt(probe) : current;
-    if (b == breaks.size() || next != current) {
-      std::string range =
-          from == 0 ? (b < breaks.size() ? "M < " + sizeText(breaks[b])
-                                         : std::string("any M"))
-                    : sizeText(from) + " <= M" +
-                          (b < breaks.size() ? " < " + sizeText(breaks[b])
-                                             : std::string());
-      os << "  " << range << ": " << candidates[current].name << "\n";
-      winners.push_back(current);
-      if (b < breaks.size()) {
-        from = breaks[b];
-        current = next;
-      }
-    }
+  for (auto [until, i] : cheapestBySize(costs)) {
+    std::string range =
+        from == 0 ? (std::isinf(until) ? std::string("any M")
+                                       : "M < " + sizeText(until))
+                  : sizeText(from) + " <= M" +
+                        (std::isinf(until) ? std::string()
+                                           : " < " + sizeText(until));
+    os << "  " << range << ": " << candidates[i].name << "\n";
+    winners.push_back(i);
+    from = until;
   }
   // Many candidates (segments = auto has nine): only the thresholds, the
   // crossovers of the winners of neighbouring size ranges.

@@ -16,6 +16,9 @@ namespace collc {
 struct CostCommandOptions {
   bool explain = false;
   int64_t ranks = 0; // 0: the spec's fixed count
+  /// explain: several counts (--ranks 2..16) give one summary line per P;
+  /// so does no --ranks on a symbolic count (P = 1..64).
+  std::vector<int64_t> rankList;
   std::string model; // a model file, or inline "alpha=...,beta=..."
   std::vector<double> sizes;
   std::string collective;
@@ -31,7 +34,8 @@ std::optional<coll::MachineModel> loadModel(llvm::StringRef spec);
 
 /// `collc cost`: a table of predicted times per candidate and size.
 /// `collc explain`: each candidate's affine cost, the fastest per size
-/// range and every pairwise crossover. Exit code 0, or 1 on an error.
+/// range and every pairwise crossover; over several P, per P the fastest
+/// candidate by size on one line. Exit code 0, or 1 on an error.
 int runCost(mlir::ModuleOp module, const CostCommandOptions &options);
 
 } // namespace collc

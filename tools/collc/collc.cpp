@@ -6,7 +6,7 @@
 //   collc verify FILE [--ranks 2..64|3,7,127] [--collective NAME] [--json]
 //                [--no-family] [--timeout-ms N]
 //   collc cost FILE --model M [--ranks N] [--sizes 64,8K,1M]
-//   collc explain FILE --model M [--ranks N]
+//   collc explain FILE --model M [--ranks N|LIST]
 //   collc sweep --model M [--retri N] [--bruck N] [--svg OUT.svg]
 //   collc calibrate -o MODEL [--quick]
 //
@@ -71,9 +71,10 @@ const char *const kUsage = R"(usage:
       Predict each collective's time for each size on an alpha-beta-gamma
       machine (docs/cost-model.md): MODEL is a file of `key = value` lines
       or inline `alpha=0.065,beta=1.717528e-5,gamma=0` (us, us/B, us/B).
-  collc explain FILE --model MODEL [--ranks N] [--collective NAME]
+  collc explain FILE --model MODEL [--ranks N|LIST] [--collective NAME]
       Each collective's cost as fixed + per-byte * M, the fastest one per
-      size range, and where each pair crosses.
+      size range, and where each pair crosses. With a LIST (2..16), or no
+      --ranks on a symbolic P (then 1..64): per P, the fastest by size.
   collc sweep --model MODEL [--retri N] [--bruck N] [--svg OUT.svg]
       ReTri and Bruck on an optical circuit switch over sizes 1 KiB..256 MiB
       and reconfiguration delays 1 us..50 ms, each with its best R (seed
@@ -161,9 +162,11 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
                           *v + "'");
       opts.verify.timeoutMs = static_cast<unsigned>(*ms);
     } else if (std::optional<std::string> v = value("--ranks")) {
-      if (opts.command == "verify") {
-        if (std::optional<std::string> error =
-                collc::parseRankList(*v, opts.verify.ranks))
+      if (opts.command == "verify" ||
+          (opts.command == "explain" && !parsePositive(*v))) {
+        if (std::optional<std::string> error = collc::parseRankList(
+                *v, opts.command == "verify" ? opts.verify.ranks
+                                             : opts.cost.rankList))
           return usageError(*error);
         continue;
       }

@@ -10,6 +10,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
@@ -341,17 +342,66 @@ AffineCost coll::affineCost(ProgramOp program, const MachineModel &model,
   // Every byte count in a step is proportional to the size.
   AffineCost cost;
   cost.fixed = predictedTime(program, model, 0, topology);
-  cost.perByte = predictedTime(program, model, 1, topology) - cost.fixed;
+  // The slope from a large size: from one byte it would carry the
+  // rounding of `fixed` (1e-16 relative) into a tiny per-byte term.
+  const double large = 1 << 30;
+  cost.perByte =
+      (predictedTime(program, model, large, topology) - cost.fixed) / large;
   return cost;
 }
 
 std::optional<double> coll::crossover(const AffineCost &a,
                                       const AffineCost &b) {
   double slope = b.perByte - a.perByte;
-  if (slope == 0)
+  // Equal per-byte costs up to rounding (halving and ring at P = 2^k) are
+  // parallel: no crossover at an absurd size.
+  if (std::abs(slope) <=
+      1e-9 * std::max(std::abs(a.perByte), std::abs(b.perByte)))
     return std::nullopt;
   double at = (a.fixed - b.fixed) / slope;
   if (!(at > 0))
     return std::nullopt;
   return at;
+}
+
+std::vector<std::pair<double, size_t>>
+coll::cheapestBySize(const std::vector<std::optional<AffineCost>> &costs) {
+  auto cheapestAt = [&](double bytes) {
+    std::optional<size_t> best;
+    for (size_t i = 0; i < costs.size(); ++i)
+      if (costs[i] && (!best || costs[i]->at(bytes) < costs[*best]->at(bytes)))
+        best = i;
+    return best;
+  };
+  std::vector<double> breaks;
+  for (size_t i = 0; i < costs.size(); ++i)
+    for (size_t j = i + 1; j < costs.size(); ++j)
+      if (costs[i] && costs[j])
+        if (std::optional<double> at = crossover(*costs[i], *costs[j]))
+          if (*at < 4.6e18)
+            breaks.push_back(*at);
+  llvm::sort(breaks);
+  // Sizes are whole bytes: crossovers less than a byte apart (three costs
+  // meeting at one size, up to rounding) are one threshold.
+  breaks.erase(std::unique(breaks.begin(), breaks.end(),
+                           [](double a, double b) { return b - a < 1; }),
+               breaks.end());
+  std::vector<std::pair<double, size_t>> ranges;
+  std::optional<size_t> current =
+      cheapestAt(breaks.empty() ? 1 : breaks.front() / 2);
+  if (!current)
+    return ranges;
+  // The cheapest is one candidate between two neighbouring crossovers:
+  // probe the middle.
+  for (size_t b = 0; b < breaks.size(); ++b) {
+    double probe = b + 1 < breaks.size() ? (breaks[b] + breaks[b + 1]) / 2
+                                         : breaks[b] * 2 + 1;
+    std::optional<size_t> next = cheapestAt(probe);
+    if (next && *next != *current) {
+      ranges.push_back({breaks[b], *current});
+      current = next;
+    }
+  }
+  ranges.push_back({std::numeric_limits<double>::infinity(), *current});
+  return ranges;
 }

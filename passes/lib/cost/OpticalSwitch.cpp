@@ -13,11 +13,14 @@ using namespace coll::detail;
 
 static constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-/// Affine from the times at 0 and 1 byte; infinite stays infinite.
-static AffineCost affineOf(double atZero, double atOne) {
-  if (std::isinf(atZero) || std::isinf(atOne))
+/// The slope is taken from a large size (as affineCost does).
+static constexpr double kLarge = 1 << 30;
+
+/// Affine from the times at 0 and kLarge bytes; infinite stays infinite.
+static AffineCost affineOf(double atZero, double atLarge) {
+  if (std::isinf(atZero) || std::isinf(atLarge))
     return {kInfinity, 0};
-  return {atZero, atOne - atZero};
+  return {atZero, (atLarge - atZero) / kLarge};
 }
 
 std::optional<OpticalSwitch> OpticalSwitch::build(ProgramOp program,
@@ -38,7 +41,7 @@ std::optional<OpticalSwitch> OpticalSwitch::build(ProgramOp program,
     return std::nullopt;
   }
   // Phases: where a communication step does not overlap the one before.
-  double part0 = partBytes(program, 0), part1 = partBytes(program, 1);
+  double part0 = partBytes(program, 0), part1 = partBytes(program, kLarge);
   std::vector<Traffic> at0 = trafficOfSteps(program, part0),
                        at1 = trafficOfSteps(program, part1);
   std::vector<StepCost> uniform = priceSteps(at1, model, nullptr);

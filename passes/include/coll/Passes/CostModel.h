@@ -105,6 +105,14 @@ AffineCost affineCost(ProgramOp program, const MachineModel &model,
 /// The size where two affine costs meet, if they cross at a positive size.
 std::optional<double> crossover(const AffineCost &a, const AffineCost &b);
 
+/// The cheapest of `costs` per size range (absent costs never win; on a
+/// tie the lower index): ascending (size where the next range starts,
+/// index), the last range ending at infinity. Empty when no cost is given.
+/// Crossovers beyond 2^62 bytes (rounding between parallel costs) are no
+/// thresholds, and crossovers less than a byte apart are one.
+std::vector<std::pair<double, size_t>>
+cheapestBySize(const std::vector<std::optional<AffineCost>> &costs);
+
 } // namespace coll
 
 #endif
