@@ -152,17 +152,10 @@ LogicalResult CollectiveOp::verify() {
                        "and balanced_ternary");
   if (std::optional<uint64_t> segments = getSegments()) {
     if (static_cast<int64_t>(*segments) < 1 ||
-        static_cast<int64_t>(*segments) > 4096)
-      return emitOpError("segments must be in 1..4096, got ")
+        static_cast<int64_t>(*segments) > kMaxSegments)
+      return emitOpError("segments must be in 1..") << kMaxSegments << ", got "
              << static_cast<int64_t>(*segments);
-    bool tree = isTree() && (kind == CollectiveKind::broadcast ||
-                             kind == CollectiveKind::reduce ||
-                             kind == CollectiveKind::allreduce);
-    bool group = kind == CollectiveKind::allreduce &&
-                 (getGroup() == GroupKind::cyclic ||
-                  getGroup() == GroupKind::xor_) &&
-                 getButterflyR() == 0;
-    if (!tree && !group)
+    if (!admitsSegments(kind, isTree(), getGroup(), getButterflyR()))
       return emitOpError("segments pipeline broadcast, reduce and allreduce "
                          "on a tree, and the allreduce of linear or "
                          "butterfly(r = 0) on cyclic or xor");
@@ -326,8 +319,8 @@ LogicalResult ProgramOp::verify() {
                                 << " is not a rank in [0, " << ranks << ")";
   if (std::optional<uint64_t> segments = getSegments();
       segments && (static_cast<int64_t>(*segments) < 1 ||
-                   static_cast<int64_t>(*segments) > 4096))
-    return emitOpError("segments must be in 1..4096, got ")
+                   static_cast<int64_t>(*segments) > kMaxSegments))
+    return emitOpError("segments must be in 1..") << kMaxSegments << ", got "
            << static_cast<int64_t>(*segments);
   if (std::optional<uint64_t> scratch = getNumScratchParts();
       scratch && static_cast<int64_t>(*scratch) >=

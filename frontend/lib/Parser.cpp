@@ -843,24 +843,19 @@ LogicalResult Parser::parseSegments(Declaration &decl) {
   int64_t segments;
   if (failed(parseInteger(segments)))
     return failure();
-  if (segments < 1 || segments > 4096)
-    return error(at, "segments must be in 1..4096, got " +
+  if (segments < 1 || segments > kMaxSegments)
+    return error(at, "segments must be in 1.." + llvm::Twine(kMaxSegments) +
+                         ", got " +
                          llvm::Twine(segments));
   decl.segments = segments;
   return expectSemicolon(last, "the segments statement");
 }
 
 LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
-  bool pipelinedTree =
-      decl.treeLoc.isValid() && (decl.kind == CollectiveKind::broadcast ||
-                                 decl.kind == CollectiveKind::reduce ||
-                                 decl.kind == CollectiveKind::allreduce);
-  bool pipelinedGroup =
-      decl.kind == CollectiveKind::allreduce && !decl.treeLoc.isValid() &&
-      !decl.digitsLoc.isValid() &&
-      (decl.group == GroupKind::cyclic || decl.group == GroupKind::xor_) &&
-      decl.butterflyR == 0;
-  if (decl.segmentsLoc.isValid() && !pipelinedTree && !pipelinedGroup)
+  if (decl.segmentsLoc.isValid() &&
+      (decl.digitsLoc.isValid() ||
+       !admitsSegments(decl.kind, decl.treeLoc.isValid(), decl.group,
+                       decl.butterflyR)))
     return error(decl.segmentsLoc,
                  "segments = S pipelines broadcast, reduce and allreduce on a "
                  "tree, and the allreduce of a group schedule (linear or "

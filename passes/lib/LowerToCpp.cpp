@@ -863,6 +863,15 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   os << "}\n\n";
 }
 
+std::vector<int64_t> coll::pricedRankCounts(CollectiveOp spec) {
+  if (std::optional<uint64_t> fixed = spec.getNumRanks())
+    return {static_cast<int64_t>(*fixed)};
+  std::vector<int64_t> counts;
+  for (int64_t P = 1; P <= 64; ++P)
+    counts.push_back(P);
+  return counts;
+}
+
 /// For P ranks, the cheapest candidate per size range: (first byte count
 /// where the next range starts, candidate index), ending with SIZE_MAX.
 static FailureOr<std::vector<std::pair<uint64_t, size_t>>>
@@ -871,7 +880,8 @@ thresholdsFor(ArrayRef<CollectiveOp> candidates, int64_t P,
   std::vector<std::optional<AffineCost>> costs;
   CollectiveOp first = candidates.front();
   // On the model's topology for P ranks, when it has one. A topology that
-  // does not fit P (torus(2, 4) at P = 5) prices no thresholds there.
+  // does not fit P (torus(2, 4) at P = 5) prices no thresholds there
+  // (emitDispatcher reports a topology that fits no P).
   std::string topologyError;
   std::optional<Topology> topology = model.topologyFor(P, topologyError);
   if (!topologyError.empty() && model.isOpticalSwitch())
@@ -912,12 +922,25 @@ static LogicalResult emitDispatcher(StringRef name,
            << name
            << "' chooses among candidates by message size, which needs a "
               "cost model: pass --model FILE to collc compile";
-  std::vector<int64_t> counts;
-  if (std::optional<uint64_t> fixed = all.front().getNumRanks())
-    counts.push_back(static_cast<int64_t>(*fixed));
-  else
-    for (int64_t P = 1; P <= 64; ++P)
-      counts.push_back(P);
+  std::vector<int64_t> counts = pricedRankCounts(all.front());
+  // A topology that fits none of them (an unreadable file, an unknown
+  // name) is an error, not a dispatcher without thresholds.
+  if ((!model->topology.empty() || !model->topologyFile.empty()) &&
+      !model->isOpticalSwitch()) {
+    std::string firstError;
+    bool fits = false;
+    for (int64_t P : counts) {
+      std::string error;
+      model->topologyFor(P, error);
+      fits |= error.empty();
+      if (!error.empty() && firstError.empty())
+        firstError = error;
+    }
+    if (!fits)
+      return all.front().emitError("collective '")
+             << name << "' chooses by the model's topology, which fits no "
+             << "rank count it admits: " << firstError;
+  }
   os << "/// " << name << ": the cheapest of";
   for (CollectiveOp c : all)
     os << " " << c.getSymName();
@@ -980,12 +1003,7 @@ static LogicalResult emitSwitchTable(CollectiveOp spec,
                                      const MachineModel &model,
                                      llvm::raw_ostream &os) {
   StringRef name = spec.getSymName();
-  std::vector<int64_t> counts;
-  if (std::optional<uint64_t> fixed = spec.getNumRanks())
-    counts.push_back(static_cast<int64_t>(*fixed));
-  else
-    for (int64_t P = 1; P <= 64; ++P)
-      counts.push_back(P);
+  std::vector<int64_t> counts = pricedRankCounts(spec);
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(spec.getLoc());
   OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
   std::string cases;
@@ -1010,9 +1028,7 @@ static LogicalResult emitSwitchTable(CollectiveOp spec,
              << name << "' at P = " << P << ": " << error;
     body << "  case " << P << ":\n";
     for (auto &[until, plan] : ocs->plansBySize()) {
-      std::string list;
-      for (int64_t p : plan.settings)
-        list += (list.empty() ? "" : ", ") + std::to_string(p);
+      std::string list = listText(plan.settings);
       if (std::isinf(until) || until >= 1.8e19)
         body << "    return {" << list << "};\n";
       else

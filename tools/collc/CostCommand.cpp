@@ -107,12 +107,14 @@ std::optional<MachineModel> collc::loadModel(llvm::StringRef spec) {
   return model;
 }
 
-/// "0, 2, 3"
-static std::string phaseList(const std::vector<int64_t> &phases) {
-  std::string text;
-  for (int64_t p : phases)
-    text += (text.empty() ? "" : ", ") + std::to_string(p);
-  return text;
+/// "M < 7,124 B", "7,124 B <= M < 9,083 B", "9,083 B <= M" or "any M"
+/// for the sizes [from, until) (from = 0: no lower end; until infinite:
+/// no upper end).
+static std::string rangeText(double from, double until) {
+  std::string upper = std::isinf(until) ? "" : " < " + sizeText(until);
+  if (from == 0)
+    return upper.empty() ? "any M" : "M" + upper;
+  return sizeText(from) + " <= M" + upper;
 }
 
 /// cost and explain on an optical circuit switch: each candidate's cheapest
@@ -156,7 +158,7 @@ static int runSwitchCost(
           std::string value;
           llvm::raw_string_ostream(value)
               << (times ? llvm::formatv("{0:F3}", plan.cost.at(size)).str()
-                        : phaseList(plan.settings));
+                        : listText(plan.settings));
           os << llvm::right_justify(value, width);
         }
         os << "\n";
@@ -168,7 +170,7 @@ static int runSwitchCost(
     const OpticalSwitch &ocs = switches[i];
     int64_t K = ocs.numPhases();
     os << programs[i].first << ": " << K << " phases (first steps "
-       << phaseList(ocs.phaseStarts())
+       << listText(ocs.phaseStarts())
        << "); the switch is set for phase 0 before the call, and before a "
           "later phase\nfor " << llvm::format("%g", model.delta)
        << " us to exactly that phase's circuits\n";
@@ -186,15 +188,9 @@ static int runSwitchCost(
     os << "cheapest settings by size (exact over all subsets of phases):\n";
     double from = 0;
     for (auto &[until, plan] : ocs.plansBySize()) {
-      std::string range =
-          from == 0 ? (std::isinf(until) ? std::string("any M")
-                                         : "M < " + sizeText(std::round(until)))
-                    : sizeText(std::round(from)) + " <= M" +
-                          (std::isinf(until)
-                               ? std::string()
-                               : " < " + sizeText(std::round(until)));
-      os << "  " << llvm::left_justify(range + ":", 34) << "phases "
-         << llvm::left_justify(phaseList(plan.settings), 12) << "(R = "
+      os << "  " << llvm::left_justify(rangeText(from, until) + ":", 34)
+         << "phases "
+         << llvm::left_justify(listText(plan.settings), 12) << "(R = "
          << plan.reconfigurations() << ")"
          << llvm::format("%12.3f us + %.6e us/B * M", plan.cost.fixed,
                          plan.cost.perByte)
@@ -232,10 +228,18 @@ static int runExplainSummary(ModuleOp module,
                                    "'");
     return 1;
   }
-  if (counts.empty())
-    for (int64_t P = 1; P <= 64; ++P)
-      counts.push_back(P);
+  if (counts.empty()) // a symbolic count: the sizes a dispatcher prices
+    for (CollectiveOp spec : specs)
+      if (!spec.getNumRanks()) {
+        counts = pricedRankCounts(spec);
+        break;
+      }
   llvm::raw_ostream &os = llvm::outs();
+  // A P that cannot be priced is said on stderr; none at all is an error.
+  int priced = 0;
+  auto cannot = [&](int64_t P, const std::string &why) {
+    llvm::errs() << "collc: P = " << P << ": " << why << "\n";
+  };
   os << "model " << model.name << ": " << model.describe() << "\n";
   os << (model.isOpticalSwitch()
              ? "per communicator size, each collective's cheapest switch "
@@ -260,17 +264,18 @@ static int runExplainSummary(ModuleOp module,
         std::string error;
         std::optional<OpticalSwitch> ocs =
             OpticalSwitch::build(program, model, error);
-        os << llvm::left_justify(label, 10) << spec.getSymName() << ": ";
         if (!ocs) {
-          os << error << "\n";
+          cannot(P, spec.getSymName().str() + ": " + error);
           continue;
         }
+        ++priced;
+        os << llvm::left_justify(label, 10) << spec.getSymName() << ": ";
         std::vector<std::pair<double, SwitchPlan>> plans = ocs->plansBySize();
         std::vector<std::pair<double, size_t>> ranges;
         for (size_t i = 0; i < plans.size(); ++i)
           ranges.push_back({plans[i].first, i});
         os << rangesLine(ranges, [&](size_t i) {
-          return "phases {" + phaseList(plans[i].second.settings) + "}";
+          return "phases {" + listText(plans[i].second.settings) + "}";
         }) << "\n";
       }
       continue;
@@ -278,9 +283,10 @@ static int runExplainSummary(ModuleOp module,
     std::string topologyError;
     std::optional<Topology> topology = model.topologyFor(P, topologyError);
     if (!topologyError.empty()) {
-      os << llvm::left_justify(label, 10) << "(" << topologyError << ")\n";
+      cannot(P, topologyError);
       continue;
     }
+    ++priced;
     std::vector<std::optional<AffineCost>> costs;
     for (CollectiveOp spec : here)
       costs.push_back(affineCost(expandCollective(spec, P, builder, false),
@@ -292,6 +298,10 @@ static int runExplainSummary(ModuleOp module,
   }
   os << "(collc explain --ranks P shows the costs and crossovers behind one "
         "line)\n";
+  if (priced == 0) {
+    llvm::errs() << "collc: error: no rank count could be priced\n";
+    return 1;
+  }
   return 0;
 }
 
@@ -311,8 +321,7 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
                                        spec.getSymName() == options.collective);
       });
   if (options.explain &&
-      (options.rankList.size() > 1 ||
-       (options.rankList.empty() && options.ranks == 0 && symbolic)))
+      (!options.rankList.empty() || (options.ranks == 0 && symbolic)))
     return runExplainSummary(module, options, *model, options.rankList);
   if (failed(expandAllCollectives(module, options.ranks, "--ranks N",
                                   /*withTransfers=*/false)))
@@ -412,13 +421,8 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
   std::vector<size_t> winners; // in the order of the size ranges
   double from = 0;
   for (auto [until, i] : cheapestBySize(costs)) {
-    std::string range =
-        from == 0 ? (std::isinf(until) ? std::string("any M")
-                                       : "M < " + sizeText(until))
-                  : sizeText(from) + " <= M" +
-                        (std::isinf(until) ? std::string()
-                                           : " < " + sizeText(until));
-    os << "  " << range << ": " << candidates[i].name << "\n";
+    os << "  " << rangeText(from, until) << ": " << candidates[i].name
+       << "\n";
     winners.push_back(i);
     from = until;
   }

@@ -342,11 +342,9 @@ AffineCost coll::affineCost(ProgramOp program, const MachineModel &model,
   // Every byte count in a step is proportional to the size.
   AffineCost cost;
   cost.fixed = predictedTime(program, model, 0, topology);
-  // The slope from a large size: from one byte it would carry the
-  // rounding of `fixed` (1e-16 relative) into a tiny per-byte term.
-  const double large = 1 << 30;
-  cost.perByte =
-      (predictedTime(program, model, large, topology) - cost.fixed) / large;
+  cost.perByte = (predictedTime(program, model, kSlopeProbeBytes, topology) -
+                  cost.fixed) /
+                 kSlopeProbeBytes;
   return cost;
 }
 

@@ -2,6 +2,9 @@
 #include "coll/Passes/OpticalSwitch.h"
 #include "StepTraffic.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -13,14 +16,18 @@ using namespace coll::detail;
 
 static constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-/// The slope is taken from a large size (as affineCost does).
-static constexpr double kLarge = 1 << 30;
-
-/// Affine from the times at 0 and kLarge bytes; infinite stays infinite.
+/// Affine from the times at 0 and kSlopeProbeBytes bytes; infinite stays infinite.
 static AffineCost affineOf(double atZero, double atLarge) {
   if (std::isinf(atZero) || std::isinf(atLarge))
     return {kInfinity, 0};
-  return {atZero, (atLarge - atZero) / kLarge};
+  return {atZero, (atLarge - atZero) / kSlopeProbeBytes};
+}
+
+std::string coll::listText(const std::vector<int64_t> &values) {
+  std::string text;
+  for (int64_t v : values)
+    text += (text.empty() ? "" : ", ") + std::to_string(v);
+  return text;
 }
 
 std::optional<OpticalSwitch> OpticalSwitch::build(ProgramOp program,
@@ -41,7 +48,7 @@ std::optional<OpticalSwitch> OpticalSwitch::build(ProgramOp program,
     return std::nullopt;
   }
   // Phases: where a communication step does not overlap the one before.
-  double part0 = partBytes(program, 0), part1 = partBytes(program, kLarge);
+  double part0 = partBytes(program, 0), part1 = partBytes(program, kSlopeProbeBytes);
   std::vector<Traffic> at0 = trafficOfSteps(program, part0),
                        at1 = trafficOfSteps(program, part1);
   std::vector<StepCost> uniform = priceSteps(at1, model, nullptr);
@@ -62,6 +69,7 @@ std::optional<OpticalSwitch> OpticalSwitch::build(ProgramOp program,
   // Each phase's circuits: its pairs of ranks; a setting when every node
   // needs at most `ports` of them.
   std::vector<std::set<std::pair<int64_t, int64_t>>> circuits(K);
+  std::vector<std::string> tooMany(K); // why a phase cannot be a setting
   for (int64_t p = 0; p < K; ++p) {
     std::vector<int64_t> degree(static_cast<size_t>(P), 0);
     for (int64_t s = ocs.starts[p]; s < phaseEnd(p); ++s)
@@ -74,12 +82,14 @@ std::optional<OpticalSwitch> OpticalSwitch::build(ProgramOp program,
     auto most = std::max_element(degree.begin(), degree.end());
     bool fits = most == degree.end() || *most <= model.ports;
     ocs.canSet.push_back(fits);
+    if (!fits)
+      tooMany[p] = "phase " + std::to_string(p) + " needs " +
+                   std::to_string(*most) + " circuits at rank " +
+                   std::to_string(most - degree.begin()) +
+                   "; the optical switch has ports = " +
+                   std::to_string(model.ports) + " per node";
     if (p == 0 && !fits) {
-      error = "phase 0 needs " + std::to_string(*most) +
-              " circuits at rank " +
-              std::to_string(most - degree.begin()) +
-              "; the optical switch has ports = " +
-              std::to_string(model.ports) + " per node";
+      error = tooMany[p];
       return std::nullopt;
     }
   }
@@ -117,6 +127,19 @@ std::optional<OpticalSwitch> OpticalSwitch::build(ProgramOp program,
       ocs.phaseCost[s][p] = affineOf(t0, t1);
     }
   }
+  // A phase that cannot be a setting must travel over an earlier one.
+  if (std::isinf(ocs.best(0).cost.fixed)) {
+    for (int64_t p = 0; p < K; ++p)
+      if (!ocs.canSet[p] &&
+          llvm::all_of(llvm::seq<int64_t>(0, p), [&](int64_t s) {
+            return std::isinf(ocs.phaseCost[s][p].fixed);
+          })) {
+        error = tooMany[p] + ", and no earlier setting reaches its peers";
+        return std::nullopt;
+      }
+    error = "no settings of the optical switch route every phase";
+    return std::nullopt;
+  }
   return ocs;
 }
 
@@ -143,46 +166,59 @@ SwitchPlan OpticalSwitch::plan(std::vector<int64_t> settings) const {
 
 SwitchPlan OpticalSwitch::best(double bytes) const {
   int64_t K = numPhases();
-  // time[s], count[s]: the cheapest run of the phases so far with the
-  // switch set for phase s now; from[p]: the setting before phase p when
-  // the switch is set before p.
-  std::vector<double> time(K, kInfinity);
-  std::vector<int64_t> count(K, 0), from(K, -1);
-  std::vector<std::vector<int64_t>> held(K); // settings behind time[s]
-  time[0] = phaseCost[0][0].at(bytes);
-  held[0] = {0};
-  auto better = [](double t, int64_t n, double bestT, int64_t bestN) {
-    if (std::isinf(bestT))
-      return !std::isinf(t);
-    double tolerance = 1e-12 * std::max(1.0, std::abs(bestT));
-    return t < bestT - tolerance || (std::abs(t - bestT) <= tolerance && n < bestN);
+  // Per setting s in force now, the cheapest run of the phases so far:
+  // its time, its per-byte slope, its reconfigurations and settings. Ties
+  // on time go to the smaller slope (the plan that stays cheapest just
+  // above `bytes`, which plansBySize relies on), then to fewer
+  // reconfigurations; all three add up along a plan, so the dynamic
+  // program finds the least triple.
+  struct State {
+    double time = kInfinity, slope = 0;
+    int64_t count = 0;
+    std::vector<int64_t> settings;
   };
+  auto better = [](const State &x, const State &y) {
+    if (std::isinf(y.time))
+      return !std::isinf(x.time);
+    double tolerance = 1e-12 * std::max(1.0, std::abs(y.time));
+    if (std::abs(x.time - y.time) > tolerance)
+      return x.time < y.time;
+    double slopeTolerance = 1e-12 * std::max(std::abs(x.slope), std::abs(y.slope));
+    if (std::abs(x.slope - y.slope) > slopeTolerance)
+      return x.slope < y.slope;
+    return x.count < y.count;
+  };
+  auto add = [&](State &state, const AffineCost &c) {
+    state.time += c.at(bytes); // stays infinite when unroutable
+    state.slope += c.perByte;
+  };
+  std::vector<State> states(K);
+  states[0].time = 0;
+  states[0].settings = {0};
+  add(states[0], phaseCost[0][0]);
   for (int64_t p = 1; p < K; ++p) {
     // Reconfigure before p: from the cheapest state of the phases before.
-    int64_t prior = -1;
+    std::optional<int64_t> prior;
     for (int64_t s = 0; s < p; ++s)
-      if (!std::isinf(time[s]) &&
-          (prior < 0 || better(time[s], count[s], time[prior], count[prior])))
+      if (!std::isinf(states[s].time) && (!prior || better(states[s], states[*prior])))
         prior = s;
-    double reconfigured = kInfinity;
-    std::vector<int64_t> reconfiguredSettings;
-    if (canSet[p] && prior >= 0) {
-      reconfigured = time[prior] + delta + phaseCost[p][p].at(bytes);
-      reconfiguredSettings = held[prior];
-      reconfiguredSettings.push_back(p);
+    State reconfigured;
+    if (canSet[p] && prior) {
+      reconfigured = states[*prior];
+      reconfigured.time += delta;
+      ++reconfigured.count;
+      reconfigured.settings.push_back(p);
+      add(reconfigured, phaseCost[p][p]);
     }
     for (int64_t s = 0; s < p; ++s)
-      time[s] += phaseCost[s][p].at(bytes); // stays infinite when unroutable
-    time[p] = reconfigured;
-    if (prior >= 0)
-      count[p] = count[prior] + 1;
-    held[p] = std::move(reconfiguredSettings);
+      add(states[s], phaseCost[s][p]);
+    states[p] = std::move(reconfigured);
   }
   int64_t last = 0;
   for (int64_t s = 1; s < K; ++s)
-    if (!std::isinf(time[s]) && better(time[s], count[s], time[last], count[last]))
+    if (better(states[s], states[last]))
       last = s;
-  return plan(held[last]);
+  return plan(states[last].settings);
 }
 
 std::vector<std::pair<double, SwitchPlan>> OpticalSwitch::plansBySize() const {
@@ -197,8 +233,12 @@ std::vector<std::pair<double, SwitchPlan>> OpticalSwitch::plansBySize() const {
     if (a.settings == b.settings)
       return;
     std::optional<double> at = crossover(a.cost, b.cost);
-    if (!at || *at <= lo || *at >= hi || depth > 64) {
-      breaks.push_back({hi, b}); // degenerate: break at the larger size
+    if (!at || *at <= lo) { // b is as cheap at lo already
+      breaks.push_back({lo, b});
+      return;
+    }
+    if (*at >= hi || depth > 64) {
+      breaks.push_back({hi, b});
       return;
     }
     SwitchPlan c = best(*at);
@@ -216,9 +256,12 @@ std::vector<std::pair<double, SwitchPlan>> OpticalSwitch::plansBySize() const {
   std::sort(breaks.begin(), breaks.end(),
             [](const auto &x, const auto &y) { return x.first < y.first; });
   SwitchPlan current = low;
+  double from = 0;
   for (auto &[size, above] : breaks) {
-    ranges.push_back({size, current});
+    if (size > from) // no empty ranges
+      ranges.push_back({size, current});
     current = above;
+    from = size;
   }
   ranges.push_back({kInfinity, current});
   return ranges;

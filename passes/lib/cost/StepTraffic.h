@@ -22,6 +22,10 @@ struct Message {
 };
 using Traffic = std::vector<Message>;
 
+/// Affine costs take their slope from this size: from one byte the slope
+/// would carry the rounding of the fixed part (1e-16 relative).
+constexpr double kSlopeProbeBytes = 1 << 30;
+
 /// Bytes of one part: a share of the vector, or a whole block.
 double partBytes(ProgramOp program, double bytes);
 

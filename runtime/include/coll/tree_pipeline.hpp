@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "coll/peer_steps.hpp"
+#include "coll/segments.hpp"
 #include "coll/transport.hpp"
 #include "coll/trees.hpp"
 
@@ -30,14 +31,13 @@ void runTreePipelined(Comm& comm, const std::vector<TreeAction>& actions, T* dat
   if (segments < 1)
     throw Error("coll::runTreePipelined: segments must be >= 1, got " + std::to_string(segments));
   if (count == 0 || actions.empty()) return;
-  const std::size_t S = std::min(static_cast<std::size_t>(segments), count);
-  const std::size_t q = count / S, r = count % S;
-  auto offset = [&](std::size_t j) { return j * q + std::min(j, r); };
-  auto length = [&](std::size_t j) { return q + (j < r ? 1 : 0); };
+  // No empty segments: at most count of them (the cost model prices S).
+  const SegmentSplit split{count, std::min(static_cast<std::size_t>(segments), count)};
+  const std::size_t S = split.segments, longest = split.longest();
   const int lastStep = actions.back().step;
   // Received values waiting to be merged: one slot per segment in flight.
   const std::size_t inFlight = std::min(S, actions.size());
-  std::vector<T> incoming(inFlight * (q + (r ? 1 : 0)));
+  std::vector<T> incoming(inFlight * longest);
   std::vector<SendSegment> sends(inFlight);
   std::vector<RecvSegment> recvs(inFlight);
   std::vector<PeerExchange> exchanges;
@@ -55,13 +55,13 @@ void runTreePipelined(Comm& comm, const std::vector<TreeAction>& actions, T* dat
       if (j < 0) break;  // actions are in step order: later steps wait
       if (j >= static_cast<long>(S)) continue;
       const std::size_t seg = static_cast<std::size_t>(j);
-      T* base = data + offset(seg);
-      const std::size_t bytes = length(seg) * sizeof(T);
+      T* base = data + split.offset(seg);
+      const std::size_t bytes = split.length(seg) * sizeof(T);
       if (a.kind == TreeAction::send) {
         sends[slot] = {base, bytes};
         exchanges.push_back({&sends[slot], 1, a.peer, nullptr, 0, kNoPeer});
       } else {
-        T* into = a.kind == TreeAction::receive ? base : incoming.data() + slot * (q + (r ? 1 : 0));
+        T* into = a.kind == TreeAction::receive ? base : incoming.data() + slot * longest;
         recvs[slot] = {into, bytes};
         exchanges.push_back({nullptr, 0, kNoPeer, &recvs[slot], 1, a.peer});
         if (a.kind == TreeAction::combine) merges.push_back({seg, slot, a.peer});
@@ -71,8 +71,8 @@ void runTreePipelined(Comm& comm, const std::vector<TreeAction>& actions, T* dat
     if (exchanges.empty()) continue;
     comm.transport().exchangeAll(exchanges.data(), exchanges.size(), static_cast<int>(t));
     for (const Merge& m : merges)
-      mergeFrom(m.from, comm.rank(), incoming.data() + m.slot * (q + (r ? 1 : 0)), data + offset(m.segment),
-                length(m.segment), op);
+      mergeFrom(m.from, comm.rank(), incoming.data() + m.slot * longest, data + split.offset(m.segment),
+                split.length(m.segment), op);
   }
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "coll/groups.hpp"
+#include "coll/segments.hpp"
 #include "coll/transport.hpp"
 
 namespace coll {
@@ -220,12 +221,11 @@ void runPipelined(Comm& comm, const Group& group, const T* send, T* recv, std::s
   if (count > 0 && (send == nullptr || recv == nullptr))
     throw Error("coll::runPipelined: null buffer with count " + std::to_string(count));
   if (count == 0) return;
-  const std::size_t S = static_cast<std::size_t>(segments), q = count / S, r = count % S;
+  const SegmentSplit split{count, static_cast<std::size_t>(segments)};
   std::vector<std::unique_ptr<Workspace<T, Group>>> parts;
-  for (std::size_t j = 0; j < S; ++j) {
-    const std::size_t offset = j * q + std::min(j, r), length = q + (j < r ? 1 : 0);
-    parts.push_back(std::make_unique<Workspace<T, Group>>(comm, group, send + offset, recv + offset, length));
-  }
+  for (std::size_t j = 0; j < split.segments; ++j)
+    parts.push_back(std::make_unique<Workspace<T, Group>>(comm, group, send + split.offset(j), recv + split.offset(j),
+                                                          split.length(j)));
   const int steps = static_cast<int>(moves.size());
   std::vector<PeerExchange> exchanges;
   std::vector<int> active;

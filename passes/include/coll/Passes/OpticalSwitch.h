@@ -28,6 +28,9 @@
 
 namespace coll {
 
+/// "0, 2, 3": phases (or steps) as a list.
+std::string listText(const std::vector<int64_t> &values);
+
 /// Where to set the switch, and what that costs.
 struct SwitchPlan {
   /// Phases before which the switch is set, ascending; the first is 0.
