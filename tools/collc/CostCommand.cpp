@@ -107,6 +107,29 @@ std::optional<MachineModel> collc::loadModel(llvm::StringRef spec) {
   return model;
 }
 
+/// A table with a row per size (default 64 B, 8 KiB, 128 KiB, 1 MiB) and a
+/// column per name; `cell(column, size)` fills it.
+static void printTable(llvm::raw_ostream &os, llvm::StringRef title,
+                       const std::vector<std::string> &names,
+                       std::vector<double> sizes,
+                       llvm::function_ref<std::string(size_t, double)> cell) {
+  if (sizes.empty())
+    sizes = {64, 8192, 131072, 1048576};
+  size_t width = 10;
+  for (const std::string &name : names)
+    width = std::max(width, name.size() + 2);
+  os << title << "\n" << llvm::left_justify("payload", 10);
+  for (const std::string &name : names)
+    os << llvm::right_justify(name, width);
+  os << "\n";
+  for (double size : sizes) {
+    os << llvm::left_justify(sizeText(size), 10);
+    for (size_t column = 0; column < names.size(); ++column)
+      os << llvm::right_justify(cell(column, size), width);
+    os << "\n";
+  }
+}
+
 /// "M < 7,124 B", "7,124 B <= M < 9,083 B", "9,083 B <= M" or "any M"
 /// for the sizes [from, until) (from = 0: no lower end; until infinite:
 /// no upper end).
@@ -138,32 +161,18 @@ static int runSwitchCost(
   os << "P = " << P << ", model " << model.name << ": " << model.describe()
      << "\n";
   if (!options.explain) {
-    std::vector<double> sizes = options.sizes;
-    if (sizes.empty())
-      sizes = {64, 8192, 131072, 1048576};
-    size_t width = 10;
+    std::vector<std::string> names;
     for (auto &[name, program] : programs)
-      width = std::max(width, name.size() + 2);
-    for (bool times : {true, false}) {
-      os << (times ? "predicted time (us), with the cheapest switch settings\n"
-                   : "the switch is set before phases\n");
-      os << llvm::left_justify("payload", 10);
-      for (auto &[name, program] : programs)
-        os << llvm::right_justify(name, width);
-      os << "\n";
-      for (double size : sizes) {
-        os << llvm::left_justify(sizeText(size), 10);
-        for (const OpticalSwitch &ocs : switches) {
-          SwitchPlan plan = ocs.best(size);
-          std::string value;
-          llvm::raw_string_ostream(value)
-              << (times ? llvm::formatv("{0:F3}", plan.cost.at(size)).str()
-                        : listText(plan.settings));
-          os << llvm::right_justify(value, width);
-        }
-        os << "\n";
-      }
-    }
+      names.push_back(name);
+    for (bool times : {true, false})
+      printTable(os,
+                 times ? "predicted time (us), with the cheapest switch settings"
+                       : "the switch is set before phases",
+                 names, options.sizes, [&](size_t column, double size) {
+                   SwitchPlan plan = switches[column].best(size);
+                   return times ? llvm::formatv("{0:F3}", plan.cost.at(size)).str()
+                                : listText(plan.settings);
+                 });
     return 0;
   }
   for (size_t i = 0; i < programs.size(); ++i) {
@@ -368,28 +377,16 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
      << "\n";
 
   if (!options.explain) {
-    std::vector<double> sizes = options.sizes;
-    if (sizes.empty())
-      sizes = {64, 8192, 131072, 1048576};
-    size_t width = 10;
+    std::vector<std::string> names;
     for (const Candidate &c : candidates)
-      width = std::max(width, c.name.size() + 2);
-    os << "predicted time (us)\n";
-    os << llvm::left_justify("payload", 10);
-    for (const Candidate &c : candidates)
-      os << llvm::right_justify(c.name, width);
-    os << "\n";
-    for (double size : sizes) {
-      os << llvm::left_justify(sizeText(size), 10);
-      for (const Candidate &c : candidates) {
-        std::string value;
-        llvm::raw_string_ostream(value)
-            << llvm::format("%.3f",
-                            predictedTime(c.program, *model, size, machine));
-        os << llvm::right_justify(value, width);
-      }
-      os << "\n";
-    }
+      names.push_back(c.name);
+    printTable(os, "predicted time (us)", names, options.sizes,
+               [&](size_t column, double size) {
+                 return llvm::formatv("{0:F3}",
+                                      predictedTime(candidates[column].program,
+                                                    *model, size, machine))
+                     .str();
+               });
     return 0;
   }
 
