@@ -15,10 +15,13 @@
 #include "alltoall_direct.hpp"
 #include "alltoall_retri.hpp"
 #include "bcast_binomial.hpp"
+#include "bcast_chain.hpp"
+#include "bcast_pipelined_auto.hpp"
 #include "butterfly.hpp"
 #include "doubling.hpp"
 #include "halving.hpp"
 #include "reduce_flat.hpp"
+#include "reduce_pipelined.hpp"
 #include "ring.hpp"
 #include "scan_doubling.hpp"
 
@@ -87,9 +90,17 @@ int main(int argc, char** argv) {
       }
       report("reduce flat", bytes, measure([&] { collc::reduce_flat(comm, send.data(), recv.data(), n); }),
              measure([&] { MPI_Reduce(send.data(), ref.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD); }));
+      report("reduce pipe3", bytes, measure([&] { collc::reduce_pipelined(comm, send.data(), recv.data(), n); }),
+             measure([&] { MPI_Reduce(send.data(), ref.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD); }));
       if (P > collc::bcast_binomial_root)
         report("bcast binomial", bytes, measure([&] { collc::bcast_binomial(comm, recv.data(), n); }),
                measure([&] { MPI_Bcast(ref.data(), static_cast<int>(n), MPI_DOUBLE, collc::bcast_binomial_root, MPI_COMM_WORLD); }));
+      // Each against MPI_Bcast from the same root.
+      if (P > collc::bcast_chain_root)
+        report("bcast chain x8", bytes, measure([&] { collc::bcast_chain(comm, recv.data(), n); }),
+               measure([&] { MPI_Bcast(ref.data(), static_cast<int>(n), MPI_DOUBLE, collc::bcast_chain_root, MPI_COMM_WORLD); }));
+      report("bcast chain auto", bytes, measure([&] { collc::bcast_pipelined_auto(comm, recv.data(), n); }),
+             measure([&] { MPI_Bcast(ref.data(), static_cast<int>(n), MPI_DOUBLE, collc::bcast_pipelined_auto_root, MPI_COMM_WORLD); }));
       report("scan doubling", bytes, measure([&] { collc::scan_doubling(comm, send.data(), recv.data(), n); }),
              measure([&] { MPI_Scan(send.data(), ref.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); }));
       // alltoall: `bytes` per destination block.
