@@ -667,13 +667,20 @@ static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
   std::string workspace = "coll::Workspace<" + type.str() + ", " + group + ">";
   int64_t r = static_cast<int64_t>(spec.getButterflyR());
   if (r != 0 && !(r == kButterflyMax && !cyclic)) {
+    std::string rArgument = r == kButterflyMax || r > 64
+                                ? std::string("coll::kLatencyOptimal")
+                                : std::to_string(r);
+    std::string shape = cyclic ? "cyclic" : "xor_";
     os << "  // butterfly(r = " << (r == kButterflyMax ? "max" : std::to_string(r))
        << "): the shifted reductions of coll/butterfly.hpp, the plan\n"
-          "  // `coll-expand-group-schedules` expanded and the verifier proved.\n"
-          "  const coll::ButterflyPlan plan = coll::butterflyPlan(P, "
-       << (r == kButterflyMax || r > 64 ? std::string("coll::kLatencyOptimal")
-                                        : std::to_string(r))
-       << ", coll::GroupShape::" << (cyclic ? "cyclic" : "xor_") << ");\n"
+          "  // `coll-expand-group-schedules` expanded and the verifier proved\n"
+          "  // (made once per communicator, kept in comm).\n"
+          "  const coll::ButterflyPlan &plan = comm.plan<coll::ButterflyPlan>(\n"
+          "      \"coll::butterflyPlan(" << rArgument << ", " << shape
+       << ")\", [&] {\n"
+          "        return coll::butterflyPlan(P, " << rArgument
+       << ", coll::GroupShape::" << shape << ");\n"
+          "      });\n"
        << "  coll::VectorSteps<" << type << ", " << group << "> steps(comm, "
        << group << "(P), send, recv, count, plan.copies);\n"
           "  for (const coll::ButterflyStep &step : plan.steps)\n"

@@ -18,8 +18,12 @@
 #endif
 
 #include <cstddef>
+#include <functional>
+#include <map>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace coll {
@@ -120,8 +124,21 @@ class Comm {
   int size() const { return transport_->size(); }
   Transport& transport() { return *transport_; }
 
+  // A schedule's plan for this communicator (e.g. the shifted butterfly's
+  // step list), made by `make` on first use and kept while the Comm lives,
+  // so a collective called in a loop plans once. The size never changes,
+  // so `key` (the generated function's name) identifies the plan; one key
+  // must always name one Plan type.
+  template <class Plan, class Make>
+  const Plan& plan(std::string_view key, Make&& make) {
+    auto it = plans_.find(key);
+    if (it == plans_.end()) it = plans_.emplace(std::string(key), std::make_shared<const Plan>(make())).first;
+    return *static_cast<const Plan*>(it->second.get());
+  }
+
  private:
   std::unique_ptr<Transport> transport_;
+  std::map<std::string, std::shared_ptr<const void>, std::less<>> plans_;
 };
 
 }  // namespace coll
