@@ -975,6 +975,20 @@ static LogicalResult emitDispatcher(StringRef name,
     return (all[i].getSymName() + arguments + "std::forward<Rest>(rest)...)")
         .str();
   };
+  auto emitRanges = [&](ArrayRef<std::pair<uint64_t, size_t>> ranges,
+                        StringRef indent) {
+    for (auto [until, i] : ranges) {
+      if (until == UINT64_MAX)
+        os << indent << "return " << call(i) << ";\n";
+      else
+        os << indent << "if (bytes < " << until << ")\n"
+           << indent << "  return " << call(i) << ";\n";
+    }
+  };
+  // Per set of admitting candidates, the thresholds of the largest P
+  // priced with that set: the estimate beyond the priced sizes.
+  std::map<std::vector<bool>, std::pair<int64_t, std::vector<std::pair<uint64_t, size_t>>>>
+      largestBySet;
   for (int64_t P : counts) {
     FailureOr<std::vector<std::pair<uint64_t, size_t>>> cheapest =
         thresholdsFor(candidates, P, *model);
@@ -984,17 +998,29 @@ static LogicalResult emitDispatcher(StringRef name,
     if (ranges.empty())
       continue;
     os << "  case " << P << ":\n";
-    for (auto [until, i] : ranges) {
-      if (until == UINT64_MAX)
-        os << "    return " << call(i) << ";\n";
-      else
-        os << "    if (bytes < " << until << ")\n      return " << call(i)
-           << ";\n";
+    emitRanges(ranges, "    ");
+    std::vector<bool> admitted;
+    for (CollectiveOp c : all)
+      admitted.push_back(c.acceptsRanks(P));
+    largestBySet[admitted] = {P, ranges};
+  }
+  os << "  default:\n";
+  if (counts.size() > 1) {
+    // Beyond P = 64 the crossovers move with P; the thresholds of the
+    // largest priced P whose candidates are the same are an estimate
+    // (`collc explain --ranks P` prices any P exactly).
+    for (auto &[admitted, priced] : largestBySet) {
+      os << "    if (";
+      for (size_t i = 0; i < all.size(); ++i)
+        os << (i ? " && " : "") << (admitted[i] ? "" : "!")
+           << all[i].getSymName() << "_accepts(comm.size())";
+      os << ") {  // as at P = " << priced.first << "\n";
+      emitRanges(priced.second, "      ");
+      os << "    }\n";
     }
   }
-  // Beyond the sizes priced at compile time: the first candidate that
-  // admits the communicator (it reports a size it does not admit).
-  os << "  default:\n";
+  // Otherwise the first candidate that admits the communicator (it reports
+  // a size it does not admit).
   for (size_t i = 0; i + 1 < all.size(); ++i)
     os << "    if (" << all[i].getSymName() << "_accepts(comm.size()))\n"
        << "      return " << call(i) << ";\n";
