@@ -1005,19 +1005,21 @@ static LogicalResult emitDispatcher(StringRef name,
     largestBySet[admitted] = {P, ranges};
   }
   os << "  default:\n";
-  if (counts.size() > 1) {
-    // Beyond P = 64 the crossovers move with P; the thresholds of the
-    // largest priced P whose candidates are the same are an estimate
+  if (counts.size() > 1 && !largestBySet.empty()) {
+    // Beyond the priced sizes the crossovers move with P; the thresholds of
+    // the largest priced P whose candidates are the same are an estimate
     // (`collc explain --ranks P` prices any P exactly).
+    os << "    if (comm.size() > " << counts.back() << ") {\n";
     for (auto &[admitted, priced] : largestBySet) {
-      os << "    if (";
+      os << "      if (";
       for (size_t i = 0; i < all.size(); ++i)
         os << (i ? " && " : "") << (admitted[i] ? "" : "!")
            << all[i].getSymName() << "_accepts(comm.size())";
       os << ") {  // as at P = " << priced.first << "\n";
-      emitRanges(priced.second, "      ");
-      os << "    }\n";
+      emitRanges(priced.second, "        ");
+      os << "      }\n";
     }
+    os << "    }\n";
   }
   // Otherwise the first candidate that admits the communicator (it reports
   // a size it does not admit).

@@ -24,6 +24,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <typeindex>
+#include <typeinfo>
 #include <vector>
 
 namespace coll {
@@ -127,18 +129,26 @@ class Comm {
   // A schedule's plan for this communicator (e.g. the shifted butterfly's
   // step list), made by `make` on first use and kept while the Comm lives,
   // so a collective called in a loop plans once. The size never changes,
-  // so `key` (the generated function's name) identifies the plan; one key
-  // must always name one Plan type.
+  // so `key` (the plan's maker and arguments, e.g.
+  // "coll::butterflyPlan(1, cyclic)") identifies the plan; a key asked for
+  // as another Plan type is an error.
   template <class Plan, class Make>
   const Plan& plan(std::string_view key, Make&& make) {
     auto it = plans_.find(key);
-    if (it == plans_.end()) it = plans_.emplace(std::string(key), std::make_shared<const Plan>(make())).first;
-    return *static_cast<const Plan*>(it->second.get());
+    if (it == plans_.end())
+      it = plans_.emplace(std::string(key), StoredPlan{std::make_shared<const Plan>(make()), typeid(Plan)}).first;
+    else if (it->second.type != typeid(Plan))
+      throw Error("coll::Comm::plan: '" + std::string(key) + "' holds another type of plan");
+    return *static_cast<const Plan*>(it->second.plan.get());
   }
 
  private:
+  struct StoredPlan {
+    std::shared_ptr<const void> plan;
+    std::type_index type;
+  };
   std::unique_ptr<Transport> transport_;
-  std::map<std::string, std::shared_ptr<const void>, std::less<>> plans_;
+  std::map<std::string, StoredPlan, std::less<>> plans_;
 };
 
 }  // namespace coll
