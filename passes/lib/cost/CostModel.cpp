@@ -191,7 +191,7 @@ std::vector<detail::Traffic> coll::detail::trafficOfSteps(ProgramOp program, dou
 }
 
 std::vector<StepCost>
-coll::detail::priceSteps(const std::vector<Traffic> &steps,
+coll::detail::priceSteps(llvm::ArrayRef<Traffic> steps,
                          const MachineModel &model, const Topology *topology) {
   std::vector<StepCost> costs;
   // For overlapping on several ports: what the open group of steps writes,
@@ -303,15 +303,14 @@ std::vector<StepCost> coll::costOfSteps(ProgramOp program,
   return priceSteps(trafficOfSteps(program, part), model, topology);
 }
 
-std::vector<StepCost> coll::costOfSuperSteps(ProgramOp program,
-                                             const MachineModel &model,
-                                             double bytes,
-                                             const Topology *topology) {
+/// The messages of each super-step of a call of `bytes` bytes (the steps
+/// themselves without segments).
+static std::vector<Traffic> superStepTraffic(ProgramOp program, double bytes) {
   int64_t S = segmentsOf(program);
   double part = partBytes(program, bytes) / static_cast<double>(S);
   std::vector<Traffic> steps = trafficOfSteps(program, part);
   if (S == 1)
-    return priceSteps(steps, model, topology);
+    return steps;
   int64_t n = static_cast<int64_t>(steps.size());
   int64_t parts = static_cast<int64_t>(program.getNumParts());
   std::vector<Traffic> superSteps;
@@ -326,7 +325,14 @@ std::vector<StepCost> coll::costOfSuperSteps(ProgramOp program,
       }
     superSteps.push_back(std::move(traffic));
   }
-  return priceSteps(superSteps, model, topology);
+  return superSteps;
+}
+
+std::vector<StepCost> coll::costOfSuperSteps(ProgramOp program,
+                                             const MachineModel &model,
+                                             double bytes,
+                                             const Topology *topology) {
+  return priceSteps(superStepTraffic(program, bytes), model, topology);
 }
 
 double coll::predictedTime(ProgramOp program, const MachineModel &model,
@@ -337,15 +343,30 @@ double coll::predictedTime(ProgramOp program, const MachineModel &model,
   return total;
 }
 
+AffineCost coll::detail::affineOfTraffic(llvm::ArrayRef<Traffic> atProbe,
+                                         const MachineModel &model,
+                                         const Topology *topology) {
+  auto total = [&](llvm::ArrayRef<Traffic> steps) {
+    double time = 0;
+    for (const StepCost &c : priceSteps(steps, model, topology))
+      time += c.time;
+    return time;
+  };
+  std::vector<Traffic> empty(atProbe.begin(), atProbe.end());
+  for (Traffic &traffic : empty)
+    for (Message &m : traffic)
+      m.size = 0;
+  double atZero = total(empty), atLarge = total(atProbe);
+  if (std::isinf(atZero) || std::isinf(atLarge))
+    return {std::numeric_limits<double>::infinity(), 0};
+  return {atZero, (atLarge - atZero) / kSlopeProbeBytes};
+}
+
 AffineCost coll::affineCost(ProgramOp program, const MachineModel &model,
                             const Topology *topology) {
   // Every byte count in a step is proportional to the size.
-  AffineCost cost;
-  cost.fixed = predictedTime(program, model, 0, topology);
-  cost.perByte = (predictedTime(program, model, kSlopeProbeBytes, topology) -
-                  cost.fixed) /
-                 kSlopeProbeBytes;
-  return cost;
+  return affineOfTraffic(superStepTraffic(program, kSlopeProbeBytes), model,
+                         topology);
 }
 
 std::optional<double> coll::crossover(const AffineCost &a,

@@ -16,13 +16,6 @@ using namespace coll::detail;
 
 static constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-/// Affine from the times at 0 and kSlopeProbeBytes bytes; infinite stays infinite.
-static AffineCost affineOf(double atZero, double atLarge) {
-  if (std::isinf(atZero) || std::isinf(atLarge))
-    return {kInfinity, 0};
-  return {atZero, (atLarge - atZero) / kSlopeProbeBytes};
-}
-
 std::string coll::listText(const std::vector<int64_t> &values) {
   std::string text;
   for (int64_t v : values)
@@ -48,15 +41,16 @@ std::optional<OpticalSwitch> OpticalSwitch::build(ProgramOp program,
     return std::nullopt;
   }
   // Phases: where a communication step does not overlap the one before.
-  double part0 = partBytes(program, 0), part1 = partBytes(program, kSlopeProbeBytes);
-  std::vector<Traffic> at0 = trafficOfSteps(program, part0),
-                       at1 = trafficOfSteps(program, part1);
-  std::vector<StepCost> uniform = priceSteps(at1, model, nullptr);
+  std::vector<Traffic> traffic =
+      trafficOfSteps(program, partBytes(program, kSlopeProbeBytes));
+  std::vector<StepCost> uniform = priceSteps(traffic, model, nullptr);
   OpticalSwitch ocs;
   ocs.delta = model.delta;
-  for (size_t i = 0; i < uniform.size(); ++i)
+  for (size_t i = 0; i < uniform.size(); ++i) {
+    ocs.routes |= uniform[i].communicates;
     if (uniform[i].communicates && !uniform[i].overlapped)
       ocs.starts.push_back(static_cast<int64_t>(i));
+  }
   if (ocs.starts.empty()) // nothing to route: one phase of local steps
     ocs.starts.push_back(0);
   ocs.starts.front() = 0; // local steps before the first message join it
@@ -73,7 +67,7 @@ std::optional<OpticalSwitch> OpticalSwitch::build(ProgramOp program,
   for (int64_t p = 0; p < K; ++p) {
     std::vector<int64_t> degree(static_cast<size_t>(P), 0);
     for (int64_t s = ocs.starts[p]; s < phaseEnd(p); ++s)
-      for (const Message &m : at1[s])
+      for (const Message &m : traffic[s])
         if (m.src != m.dst &&
             circuits[p].insert(std::minmax(m.src, m.dst)).second) {
           ++degree[m.src];
@@ -115,16 +109,9 @@ std::optional<OpticalSwitch> OpticalSwitch::build(ProgramOp program,
       it = topologies.emplace(circuits[s], Topology(P, links, identity)).first;
     }
     for (int64_t p = s; p < K; ++p) {
-      std::vector<Traffic> steps0(at0.begin() + ocs.starts[p],
-                                  at0.begin() + phaseEnd(p));
-      std::vector<Traffic> steps1(at1.begin() + ocs.starts[p],
-                                  at1.begin() + phaseEnd(p));
-      double t0 = 0, t1 = 0;
-      for (const StepCost &c : priceSteps(steps0, model, &it->second))
-        t0 += c.time;
-      for (const StepCost &c : priceSteps(steps1, model, &it->second))
-        t1 += c.time;
-      ocs.phaseCost[s][p] = affineOf(t0, t1);
+      llvm::ArrayRef<Traffic> phase(traffic.data() + ocs.starts[p],
+                                    traffic.data() + phaseEnd(p));
+      ocs.phaseCost[s][p] = affineOfTraffic(phase, model, &it->second);
     }
   }
   // A phase that cannot be a setting must travel over an earlier one.

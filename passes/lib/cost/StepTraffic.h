@@ -9,6 +9,8 @@
 
 #include "coll/Passes/CostModel.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <vector>
 
 namespace coll::detail {
@@ -34,9 +36,17 @@ std::vector<Traffic> trafficOfSteps(ProgramOp program, double part);
 
 /// Prices steps given as their messages (see costOfSteps). On a topology
 /// without a path for some message the step costs infinity.
-std::vector<StepCost> priceSteps(const std::vector<Traffic> &steps,
+std::vector<StepCost> priceSteps(llvm::ArrayRef<Traffic> steps,
                                  const MachineModel &model,
                                  const Topology *topology);
+
+/// The time of `steps`, given at kSlopeProbeBytes, as fixed + per-byte:
+/// priced as given and with every message emptied (sizes scale with the
+/// call's bytes, so one expansion of the steps serves both). {infinity, 0}
+/// when a message has no path.
+AffineCost affineOfTraffic(llvm::ArrayRef<Traffic> atProbe,
+                           const MachineModel &model,
+                           const Topology *topology);
 
 } // namespace coll::detail
 

@@ -51,6 +51,9 @@ public:
                                             std::string &error);
 
   int64_t numPhases() const { return static_cast<int64_t>(canSet.size()); }
+  /// Whether any message leaves its rank (not so at P = 1): else there is
+  /// nothing to set the switch for.
+  bool routesMessages() const { return routes; }
   /// The first step of each phase.
   const std::vector<int64_t> &phaseStarts() const { return starts; }
   /// Whether the switch can be set to phase p's circuits (no node needs
@@ -68,6 +71,7 @@ public:
 
 private:
   double delta = 0;
+  bool routes = false;
   std::vector<int64_t> starts;
   std::vector<bool> canSet;
   /// phaseCost[s][p] (s <= p): phase p on the circuits set for phase s.
