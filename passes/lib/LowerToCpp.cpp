@@ -879,24 +879,14 @@ std::vector<int64_t> coll::pricedRankCounts(CollectiveOp spec) {
   return counts;
 }
 
-/// For P ranks, the cheapest candidate per size range: (first byte count
-/// where the next range starts, candidate index), ending with SIZE_MAX.
-static FailureOr<std::vector<std::pair<uint64_t, size_t>>>
+/// For P ranks, the cheapest candidate per size range on the model (and
+/// `topology`, when it has one): (first byte count where the next range
+/// starts, candidate index), ending with SIZE_MAX.
+static std::vector<std::pair<uint64_t, size_t>>
 thresholdsFor(ArrayRef<CollectiveOp> candidates, int64_t P,
-               const MachineModel &model) {
+              const MachineModel &model, const Topology *topology) {
   std::vector<std::optional<AffineCost>> costs;
   CollectiveOp first = candidates.front();
-  // On the model's topology for P ranks, when it has one. A topology that
-  // does not fit P (torus(2, 4) at P = 5) prices no thresholds there
-  // (emitDispatcher reports a topology that fits no P).
-  std::string topologyError;
-  std::optional<Topology> topology = model.topologyFor(P, topologyError);
-  if (!topologyError.empty() && model.isOpticalSwitch())
-    return first.emitError("choosing among the candidates of '")
-           << *first.getChoiceOf() << "' at P = " << P << ": "
-           << topologyError;
-  if (!topologyError.empty())
-    return std::vector<std::pair<uint64_t, size_t>>{};
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(first.getLoc());
   OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
   for (CollectiveOp c : candidates) {
@@ -905,7 +895,7 @@ thresholdsFor(ArrayRef<CollectiveOp> candidates, int64_t P,
       continue;
     }
     ProgramOp program = expandCollective(c, P, builder, /*withTransfers=*/false);
-    costs.push_back(affineCost(program, model, topology ? &*topology : nullptr));
+    costs.push_back(affineCost(program, model, topology));
   }
   // First byte count of each next range: the crossover rounded up.
   std::vector<std::pair<uint64_t, size_t>> ranges;
@@ -930,24 +920,6 @@ static LogicalResult emitDispatcher(StringRef name,
            << "' chooses among candidates by message size, which needs a "
               "cost model: pass --model FILE to collc compile";
   std::vector<int64_t> counts = pricedRankCounts(all.front());
-  // A topology that fits none of them (an unreadable file, an unknown
-  // name) is an error, not a dispatcher without thresholds.
-  if ((!model->topology.empty() || !model->topologyFile.empty()) &&
-      !model->isOpticalSwitch()) {
-    std::string firstError;
-    bool fits = false;
-    for (int64_t P : counts) {
-      std::string error;
-      model->topologyFor(P, error);
-      fits |= error.empty();
-      if (!error.empty() && firstError.empty())
-        firstError = error;
-    }
-    if (!fits)
-      return all.front().emitError("collective '")
-             << name << "' chooses by the model's topology, which fits no "
-             << "rank count it admits: " << firstError;
-  }
   os << "/// " << name << ": the cheapest of";
   for (CollectiveOp c : all)
     os << " " << c.getSymName();
@@ -989,12 +961,25 @@ static LogicalResult emitDispatcher(StringRef name,
   // priced with that set: the estimate beyond the priced sizes.
   std::map<std::vector<bool>, std::pair<int64_t, std::vector<std::pair<uint64_t, size_t>>>>
       largestBySet;
+  // On the model's topology for each P, when it has one. A topology that
+  // does not fit P (torus(2, 4) at P = 5) prices no thresholds there; one
+  // that fits no P (an unreadable file, an unknown name) is an error.
+  std::string firstTopologyError;
+  bool fitsSome = false;
   for (int64_t P : counts) {
-    FailureOr<std::vector<std::pair<uint64_t, size_t>>> cheapest =
-        thresholdsFor(candidates, P, *model);
-    if (failed(cheapest))
-      return failure();
-    std::vector<std::pair<uint64_t, size_t>> &ranges = *cheapest;
+    std::string topologyError;
+    std::optional<Topology> topology = model->topologyFor(P, topologyError);
+    if (!topologyError.empty() && model->isOpticalSwitch())
+      return all.front().emitError("choosing among the candidates of '")
+             << name << "' at P = " << P << ": " << topologyError;
+    if (!topologyError.empty()) {
+      if (firstTopologyError.empty())
+        firstTopologyError = topologyError;
+      continue;
+    }
+    fitsSome = true;
+    std::vector<std::pair<uint64_t, size_t>> ranges = thresholdsFor(
+        candidates, P, *model, topology ? &*topology : nullptr);
     if (ranges.empty())
       continue;
     os << "  case " << P << ":\n";
@@ -1004,6 +989,10 @@ static LogicalResult emitDispatcher(StringRef name,
       admitted.push_back(c.acceptsRanks(P));
     largestBySet[admitted] = {P, ranges};
   }
+  if (!fitsSome)
+    return all.front().emitError("collective '")
+           << name << "' chooses by the model's topology, which fits no "
+           << "rank count it admits: " << firstTopologyError;
   os << "  default:\n";
   if (counts.size() > 1 && !largestBySet.empty()) {
     // Beyond the priced sizes the crossovers move with P; the thresholds of
@@ -1048,13 +1037,6 @@ static LogicalResult emitSwitchTable(CollectiveOp spec,
       continue;
     ProgramOp program =
         expandCollective(spec, P, builder, /*withTransfers=*/false);
-    bool moves = false;
-    for (const StepCost &c : costOfSteps(program, model, 1))
-      moves |= c.communicates;
-    if (!moves) {
-      body << "  case " << P << ":\n    return {};\n";
-      continue;
-    }
     std::string error;
     std::optional<OpticalSwitch> ocs =
         OpticalSwitch::build(program, model, error);
@@ -1062,6 +1044,10 @@ static LogicalResult emitSwitchTable(CollectiveOp spec,
       return spec.emitError("collective '")
              << name << "' at P = " << P << ": " << error;
     body << "  case " << P << ":\n";
+    if (!ocs->routesMessages()) {
+      body << "    return {};\n";
+      continue;
+    }
     for (auto &[until, plan] : ocs->plansBySize()) {
       std::string list = listText(plan.settings);
       if (std::isinf(until) || until >= 1.8e19)

@@ -346,8 +346,7 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
     if (!options.collective.empty() &&
         program.getSymName() != options.collective)
       continue;
-    candidates.push_back({program.getSymName().str(), program,
-                          affineCost(program, *model)});
+    candidates.push_back({program.getSymName().str(), program, {}});
     P = static_cast<int64_t>(program.getNumRanks());
   }
   if (candidates.empty()) {
@@ -370,8 +369,6 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
     return 1;
   }
   const Topology *machine = topology ? &*topology : nullptr;
-  for (Candidate &c : candidates)
-    c.cost = affineCost(c.program, *model, machine);
   llvm::raw_ostream &os = llvm::outs();
   os << "P = " << P << ", model " << model->name << ": " << model->describe()
      << "\n";
@@ -391,6 +388,8 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
   }
 
   // explain: the affine costs, the lower envelope, the pairwise crossovers.
+  for (Candidate &c : candidates)
+    c.cost = affineCost(c.program, *model, machine);
   os << "each candidate costs fixed + per-byte * M (M = count * sizeof(T)):\n";
   size_t nameWidth = 18;
   for (const Candidate &c : candidates)
@@ -403,11 +402,11 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
        << llvm::format("%10.3f us + %.6e us/B * M", c.cost.fixed,
                        c.cost.perByte)
        << "   (" << steps << " communication steps";
-    if (int64_t S = static_cast<int64_t>(
-            ProgramOp(c.program).getSegments().value_or(1));
-        S > 1)
+    ProgramOp program = c.program;
+    if (int64_t S = static_cast<int64_t>(program.getSegments().value_or(1));
+        S > 1) // every step of every segment, staggered by one
       os << "; " << S << " segments pipelined in "
-         << costOfSuperSteps(c.program, *model, 1, machine).size()
+         << llvm::range_size(program.getBody().getOps<StepOp>()) + S - 1
          << " super-steps";
     os << ")\n";
   }
