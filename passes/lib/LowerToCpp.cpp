@@ -167,6 +167,14 @@ static std::string describeSchedule(CollectiveOp spec) {
   return "";
 }
 
+/// The operator argument of a schedule that only copies (a broadcast, an
+/// allgather): the collective has no operator to pass on, and none is
+/// ever applied.
+static std::string copyOnlyOperator(StringRef type) {
+  return ("[](const " + type + " &a, const " + type + " &) { return a; }")
+      .str();
+}
+
 /// The coll::Tree initializer of a tree-scheduled spec.
 static std::string treeInitializer(CollectiveOp spec) {
   Tree tree = treeOf(spec);
@@ -237,10 +245,7 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
     nullCheck("count > 0 && buffer == nullptr", "buffer");
     os << "  if (count == 0 || P == 1)\n    return;\n";
     if (segments > 1) {
-      emitPipelined(false, true, "buffer",
-                    ("[](const " + type + " &a, const " + type +
-                     " &) { return a; }")
-                        .str());
+      emitPipelined(false, true, "buffer", copyOnlyOperator(type));
       return;
     }
     os << peerSteps << myEdges
@@ -640,11 +645,8 @@ static void emitTableGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
     os << "  " << steps << " steps(comm, coll::TableGroup(P, kElements), "
        << "work.data(), work.data(), total, " << copies << ");\n";
   }
-  // allgather only copies; its function has no operator to pass on.
-  std::string op = kind == CollectiveKind::allgather
-                       ? "[](const " + type.str() + " &a, const " + type.str() +
-                             " &) { return a; }"
-                       : std::string("op");
+  std::string op = kind == CollectiveKind::allgather ? copyOnlyOperator(type)
+                                                     : std::string("op");
   os << "  for (const coll::ButterflyStep &step : kSteps)\n"
         "    steps.run(step, " << op << ");\n";
   if (kind == CollectiveKind::reduce_scatter)
