@@ -54,6 +54,20 @@ inline std::vector<RoutingPhase> routingPhases(const Digits &digits, int n) {
   return phases;
 }
 
+// The phases before which the switch is set (phase 0 always is): the
+// starts of the R + 1 balanced segments.
+inline std::vector<int> reconfigurationPhases(int phases, int R) {
+  std::vector<int> starts;
+  if (phases <= 0) return starts;
+  R = std::max(0, std::min(R, phases - 1));
+  const int segments = R + 1, base = phases / segments, longer = phases % segments;
+  for (int g = 0, k = 0; g < segments; ++g) {
+    starts.push_back(k);
+    k += base + (g < longer ? 1 : 0);
+  }
+  return starts;
+}
+
 // The cost for m bytes per node with R reconfigurations (0 <= R < phases):
 // the phases cut into R + 1 balanced segments (the longer ones first), each
 // set up for its first phase's distance.
@@ -63,16 +77,16 @@ inline double reconfiguredCost(const std::vector<RoutingPhase> &phases,
   if (s == 0) return 0;  // one node: nothing moves
   R = std::max(0, std::min(R, s - 1));
   double cost = s * model.alphaPhase + R * model.delta;
-  const int segments = R + 1, base = s / segments, longer = s % segments;
-  int k = 0;
-  for (int g = 0; g < segments; ++g) {
-    const int length = base + (g < longer ? 1 : 0);
-    const int setting = phases[static_cast<size_t>(k)].distance;
-    for (int i = 0; i < length; ++i, ++k) {
-      const RoutingPhase &p = phases[static_cast<size_t>(k)];
-      double hops = static_cast<double>(p.distance) / setting;
-      cost += hops * (model.alphaHop + model.beta * m * p.share);
+  const std::vector<int> starts = reconfigurationPhases(s, R);
+  int setting = 0;
+  for (int k = 0, next = 0; k < s; ++k) {
+    if (next < static_cast<int>(starts.size()) && starts[static_cast<size_t>(next)] == k) {
+      setting = phases[static_cast<size_t>(k)].distance;
+      ++next;
     }
+    const RoutingPhase &p = phases[static_cast<size_t>(k)];
+    double hops = static_cast<double>(p.distance) / setting;
+    cost += hops * (model.alphaHop + model.beta * m * p.share);
   }
   return cost;
 }
@@ -90,20 +104,6 @@ inline int bestReconfigurations(const std::vector<RoutingPhase> &phases,
     }
   }
   return best;
-}
-
-// The phases before which the switch is set (phase 0 always is): the
-// starts of the R + 1 balanced segments.
-inline std::vector<int> reconfigurationPhases(int phases, int R) {
-  std::vector<int> starts;
-  if (phases <= 0) return starts;
-  R = std::max(0, std::min(R, phases - 1));
-  const int segments = R + 1, base = phases / segments, longer = phases % segments;
-  for (int g = 0, k = 0; g < segments; ++g) {
-    starts.push_back(k);
-    k += base + (g < longer ? 1 : 0);
-  }
-  return starts;
 }
 
 }  // namespace coll
