@@ -330,10 +330,13 @@ LogicalResult ProgramOp::verify() {
            << getNumParts() << " for data";
   if ((getGroup() == GroupKind::generated) != getGroupElements().has_value())
     return emitOpError("a generated group needs group_elements, and only it");
-  if (std::optional<ArrayRef<int64_t>> elements = getGroupElements();
-      elements && static_cast<int64_t>(elements->size()) != ranks * ranks)
-    return emitOpError("group_elements has ")
-           << elements->size() << " entries, not P * P = " << ranks * ranks;
+  // The verifier and the runtime read the table as an abelian group acting
+  // regularly with t_0 the identity: a table that is not one is an input
+  // error here, never a premise of a proof.
+  if (std::optional<ArrayRef<int64_t>> elements = getGroupElements())
+    if (std::optional<std::string> why = whyNotGroupTable(
+            std::vector<int64_t>(elements->begin(), elements->end()), ranks))
+      return emitOpError("group_elements ") << *why;
   if (getGroup() == GroupKind::xor_ &&
       !llvm::isPowerOf2_64(static_cast<uint64_t>(ranks)))
     return emitOpError("group xor needs a power-of-two rank count, got ")

@@ -90,6 +90,20 @@ int64_t GroupAlgebra::compose(int64_t a, int64_t b) const {
   llvm_unreachable("unknown group");
 }
 
+int64_t GroupAlgebra::quotient(int64_t to, int64_t from) const {
+  to = normalize(to);
+  from = normalize(from);
+  switch (kind) {
+  case GroupKind::cyclic:
+    return (to - from + P) % P;
+  case GroupKind::xor_:
+    return to ^ from;
+  case GroupKind::generated: // regular: fixed by where it sends rank 0
+    return elementSending0To[act(to, inverse(from, 0))];
+  }
+  llvm_unreachable("unknown group");
+}
+
 int64_t GroupAlgebra::chunkOfPart(int64_t part) const {
   return kind == GroupKind::xor_ ? reverseBits(part) : part;
 }

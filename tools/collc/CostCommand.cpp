@@ -5,6 +5,7 @@
 // of seed 000 (design.md 5), and why one candidate wins where.
 //
 //===----------------------------------------------------------------------===//
+#include "ExitCode.h"
 #include "CostCommand.h"
 
 #include "coll/Dialect/CollOps.h"
@@ -153,7 +154,7 @@ static int runSwitchCost(
         OpticalSwitch::build(program, model, error);
     if (!ocs) {
       llvm::errs() << "collc: error: " << name << ": " << error << "\n";
-      return 1;
+      return collc::kInputError;
     }
     switches.push_back(std::move(*ocs));
   }
@@ -235,7 +236,7 @@ static int runExplainSummary(ModuleOp module,
   if (specs.empty()) {
     emitError(module.getLoc(), "no collective named '" + options.collective +
                                    "'");
-    return 1;
+    return collc::kInputError;
   }
   if (counts.empty()) // a symbolic count: the sizes a dispatcher prices
     for (CollectiveOp spec : specs)
@@ -309,7 +310,7 @@ static int runExplainSummary(ModuleOp module,
         "line)\n";
   if (priced == 0) {
     llvm::errs() << "collc: error: no rank count could be priced\n";
-    return 1;
+    return collc::kInputError;
   }
   return 0;
 }
@@ -318,11 +319,11 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
   if (options.model.empty()) {
     llvm::errs() << "collc: error: " << (options.explain ? "explain" : "cost")
                  << " needs --model FILE or --model alpha=...,beta=...\n";
-    return 1;
+    return collc::kInputError;
   }
   std::optional<MachineModel> model = collc::loadModel(options.model);
   if (!model)
-    return 1;
+    return collc::kInputError;
   // explain over several P: a list, or no --ranks on a symbolic count.
   bool symbolic = llvm::any_of(
       module.getOps<CollectiveOp>(), [&](CollectiveOp spec) {
@@ -334,7 +335,7 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
     return runExplainSummary(module, options, *model, options.rankList);
   if (failed(expandAllCollectives(module, options.ranks, "--ranks N",
                                   /*withTransfers=*/false)))
-    return 1;
+    return collc::kInputError;
   struct Candidate {
     std::string name;
     ProgramOp program;
@@ -354,7 +355,7 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
                                    ? "no collective to price"
                                    : "no collective named '" +
                                          options.collective + "'");
-    return 1;
+    return collc::kInputError;
   }
   if (model->isOpticalSwitch()) {
     std::vector<std::pair<std::string, ProgramOp>> programs;
@@ -366,7 +367,7 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
   std::optional<Topology> topology = model->topologyFor(P, topologyError);
   if (!topologyError.empty()) {
     llvm::errs() << "collc: error: " << topologyError << "\n";
-    return 1;
+    return collc::kInputError;
   }
   const Topology *machine = topology ? &*topology : nullptr;
   llvm::raw_ostream &os = llvm::outs();

@@ -6,6 +6,7 @@
 // step-level MLIR file as they are written.
 //
 //===----------------------------------------------------------------------===//
+#include "ExitCode.h"
 #include "VerifyCommand.h"
 
 #include "coll/Dialect/CollOps.h"
@@ -155,7 +156,9 @@ public:
     }
     if (opts.json)
       printJson();
-    return violated ? 1 : unproven ? 3 : 0;
+    return violated   ? collc::kViolated
+           : unproven ? collc::kNotProven
+                      : collc::kSuccess;
   }
 
 private:
@@ -266,19 +269,19 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
     if (specs.empty() && programs.empty()) {
       emitError(module.getLoc(), "no collective named '")
           << opts.collective << "'";
-      return 1;
+      return collc::kInputError;
     }
   }
   if (specs.empty() && programs.empty()) {
     emitError(module.getLoc(), "nothing to verify");
-    return 1;
+    return collc::kInputError;
   }
   if (!programs.empty() && !opts.ranks.empty()) {
     emitError(programs.front().getLoc(), "--ranks does not apply to step "
                                          "programs: '")
         << programs.front().getSymName()
         << "' is written for P = " << programs.front().getNumRanks();
-    return 1;
+    return collc::kInputError;
   }
 
   Reporter report(opts);
@@ -294,7 +297,7 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
         spec.emitError("collective '")
             << name << "' is fixed at P = " << P << "; --ranks does not "
             << "include it";
-        return 1;
+        return collc::kInputError;
       }
       asked = {P};
     } else if (asked.empty()) {

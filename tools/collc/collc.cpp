@@ -15,6 +15,7 @@
 // source line and a caret; a failed compile writes no output file.
 //
 //===----------------------------------------------------------------------===//
+#include "ExitCode.h"
 #include "CostCommand.h"
 #include "SweepCommand.h"
 #include "VerifyCommand.h"
@@ -64,8 +65,7 @@ const char *const kUsage = R"(usage:
       Prove matching, ownership, coverage and operator legality with Z3,
       for every P in LIST (e.g. 2..64 or 3,7,127; default 2..64) and, for
       closed-form schedules, for all P at once; a step-level .mlir file is
-      verified as written. Exit 0: proven; 1: violated (with a
-      counterexample); 3: not proven (Z3 timeout or unknown).
+      verified as written.
   collc cost FILE --model MODEL [--ranks N] [--sizes 64,8K,128K,1M]
                [--collective NAME]
       Predict each collective's time for each size on an alpha-beta-gamma
@@ -83,6 +83,11 @@ const char *const kUsage = R"(usage:
       Measure alpha, beta and gamma with collc-calibrate on two MPI ranks
       (mpirun -np 2) and write a model file for cost and explain.
 FILE is a .coll file or MLIR text.
+Exit status (every command): 0 success (verify: every property proven);
+1 a property is violated, with a counterexample (verify, compile); 2 a usage
+or input error (command line, missing or invalid file, unknown collective,
+bad model); 3 nothing is violated but something is not proven (Z3 timeout or
+unknown).
 )";
 
 struct Options {
@@ -94,7 +99,7 @@ struct Options {
 
 int usageError(const llvm::Twine &message) {
   llvm::errs() << "collc: error: " << message << "\n" << kUsage;
-  return 2;
+  return collc::kInputError;
 }
 
 std::optional<int64_t> parsePositive(llvm::StringRef text) {
@@ -217,8 +222,9 @@ OwningOpRef<ModuleOp> load(llvm::SourceMgr &sourceMgr, MLIRContext &context) {
 
 /// Proves the schedule of `spec` before a header is written: for all P at
 /// once where a family proof applies, and per P for the fixed rank count or
-/// every admitted P in 1..64.
-LogicalResult checkAllRankCounts(CollectiveOp spec) {
+/// every admitted P in 1..64. Returns kViolated or kNotProven at the first
+/// property that is not proven.
+collc::ExitCode checkAllRankCounts(CollectiveOp spec) {
   SmallVector<int64_t> counts;
   if (std::optional<uint64_t> fixed = spec.getNumRanks())
     counts.push_back(static_cast<int64_t>(*fixed));
@@ -248,30 +254,31 @@ LogicalResult checkAllRankCounts(CollectiveOp spec) {
             << "a noncommutative operator needs a schedule whose every merge "
                "joins adjacent runs of ranks, the lower rank's first: a tree "
                "rooted at rank 0, a scan, or recursive halving on xor(P)";
-      return failure();
+      return r.verdict == Verdict::violated ? collc::kViolated
+                                            : collc::kNotProven;
     }
   }
-  return success();
+  return collc::kSuccess;
 }
 
 int runCompile(ModuleOp module, const Options &opts) {
   auto specs = llvm::to_vector(module.getOps<CollectiveOp>());
   if (specs.empty()) {
     emitError(module.getLoc(), "no collective to compile");
-    return 1;
+    return collc::kInputError;
   }
   for (CollectiveOp spec : specs)
-    if (failed(checkAllRankCounts(spec)))
-      return 1;
+    if (collc::ExitCode code = checkAllRankCounts(spec))
+      return code;
   std::optional<MachineModel> model;
   if (!opts.cost.model.empty() && !(model = collc::loadModel(opts.cost.model)))
-    return 1;
+    return collc::kInputError;
   std::string header;
   llvm::raw_string_ostream os(header);
   if (failed(emitCppHeader(module, os, opts.cppNamespace,
                            llvm::sys::path::filename(opts.input),
                            model ? &*model : nullptr)))
-    return 1;
+    return collc::kInputError;
   // Written only now, through a temporary file, so a failure leaves none.
   llvm::Error err = llvm::writeToOutput(
       opts.output, [&](llvm::raw_ostream &out) -> llvm::Error {
@@ -281,14 +288,14 @@ int runCompile(ModuleOp module, const Options &opts) {
   if (err) {
     llvm::errs() << "collc: error: cannot write '" << opts.output
                  << "': " << llvm::toString(std::move(err)) << "\n";
-    return 1;
+    return collc::kInputError;
   }
   return 0;
 }
 
 int runTrace(ModuleOp module, const Options &opts) {
   if (failed(expandAllCollectives(module, opts.ranks.value_or(0), "--ranks N")))
-    return 1;
+    return collc::kInputError;
   auto programs = llvm::to_vector(module.getOps<ProgramOp>());
   ProgramOp chosen;
   for (ProgramOp program : programs)
@@ -305,10 +312,11 @@ int runTrace(ModuleOp module, const Options &opts) {
     else
       emitError(module.getLoc(), "no collective named '")
           << opts.collective << "'";
-    return 1;
+    return collc::kInputError;
   }
   int64_t count = opts.count ? *opts.count : chosen.getNumRanks();
-  return failed(printTrace(chosen, count, llvm::outs())) ? 1 : 0;
+  return failed(printTrace(chosen, count, llvm::outs())) ? collc::kInputError
+                                                        : collc::kSuccess;
 }
 
 /// `collc calibrate ARGS`: mpirun -np 2 collc-calibrate ARGS, with
@@ -321,12 +329,12 @@ int runCalibrate(int argc, char **argv) {
   if (!llvm::sys::fs::can_execute(helper)) {
     llvm::errs() << "collc: error: cannot find collc-calibrate next to collc ("
                  << helper << ")\n";
-    return 1;
+    return collc::kInputError;
   }
   llvm::ErrorOr<std::string> mpirun = llvm::sys::findProgramByName("mpirun");
   if (!mpirun) {
     llvm::errs() << "collc: error: calibrate needs mpirun on PATH (Open MPI)\n";
-    return 1;
+    return collc::kInputError;
   }
   std::vector<llvm::StringRef> args = {*mpirun, "-np", "2", "--oversubscribe",
                                        "--bind-to", "none", helper};
@@ -337,7 +345,7 @@ int runCalibrate(int argc, char **argv) {
                                        &error);
   if (code < 0) {
     llvm::errs() << "collc: error: cannot run mpirun: " << error << "\n";
-    return 1;
+    return collc::kInputError;
   }
   return code;
 }
@@ -358,7 +366,7 @@ int main(int argc, char **argv) {
       openInputFile(opts.input, &errorMessage);
   if (!file) {
     llvm::errs() << "collc: error: " << errorMessage << "\n";
-    return 1;
+    return collc::kInputError;
   }
   MLIRContext context;
   // Diagnostics point at the user's text; the op's generic form is noise.
@@ -370,7 +378,7 @@ int main(int argc, char **argv) {
 
   OwningOpRef<ModuleOp> module = load(sourceMgr, context);
   if (!module)
-    return 1;
+    return collc::kInputError;
 
   if (opts.command == "compile")
     return runCompile(*module, opts);
@@ -384,7 +392,7 @@ int main(int argc, char **argv) {
   if (opts.stage != "spec" &&
       failed(expandAllCollectives(*module, opts.ranks.value_or(0), "--ranks N",
                                   /*withTransfers=*/opts.stage == "steps")))
-    return 1;
+    return collc::kInputError;
   module->print(llvm::outs());
   llvm::outs() << "\n";
   return 0;

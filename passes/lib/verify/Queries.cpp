@@ -445,15 +445,21 @@ struct SymbolicGroup {
 };
 } // namespace
 
-/// The placement k with t_k = t_to t_from^-1: in a regular action an
-/// element is fixed by where it sends rank 0.
+/// The placement k with t_k = t_to t_from^-1.
 static int64_t quotientPlacement(const GroupAlgebra &group, int64_t from,
                                  int64_t to) {
-  int64_t target = group.act(to, group.inverse(from, 0));
-  for (int64_t k = 0; k < group.order(); ++k)
-    if (group.act(k, 0) == target)
-      return k;
-  return 0;
+  return group.quotient(to, from);
+}
+
+/// The element t_k that a step of group moves applies (the quotient of
+/// its range move, or of its first vector move: twoPermutations() checks
+/// that the others agree), and whether the step is a local copy.
+static std::pair<int64_t, bool> stepPermutation(const SlotProgram &sp,
+                                                const SlotStep &st) {
+  int64_t from = st.isRange ? st.from : st.moves.front().src % sp.ranks;
+  int64_t to = st.isRange ? st.to : st.moves.front().dst % sp.ranks;
+  int64_t k = quotientPlacement(*sp.algebra, from, to);
+  return {k, k == 0 && !st.merges() && !st.isRange};
 }
 
 /// Ties a symbolic (step, from, to, local) to one of the program's group
@@ -463,7 +469,6 @@ static int64_t quotientPlacement(const GroupAlgebra &group, int64_t from,
 static z3::expr oneOfTheMoves(const SymbolicGroup &g, const SlotProgram &sp,
                               const z3::expr &step, const z3::expr &from,
                               const z3::expr &to, const z3::expr &local) {
-  const GroupAlgebra &group = *sp.algebra;
   z3::expr_vector table(g.ctx);
   for (size_t s = 0; s < sp.steps.size(); ++s) {
     const SlotStep &st = sp.steps[s];
@@ -473,33 +478,41 @@ static z3::expr oneOfTheMoves(const SymbolicGroup &g, const SlotProgram &sp,
                       to == g.num(st.to) && !local);
       continue;
     }
-    const SlotMove &m = st.moves.front();
-    int64_t k = quotientPlacement(group, m.src % sp.ranks, m.dst % sp.ranks);
+    auto [k, isLocal] = stepPermutation(sp, st);
     table.push_back(atStep && from == g.num(0) && to == g.num(k) &&
-                    local == g.ctx.bool_val(k == 0 && !st.merges()));
+                    local == g.ctx.bool_val(isLocal));
   }
   return z3::mk_or(table);
 }
 
 /// Vector moves: a step whose moves name two different permutations, found
-/// move by move (each is fixed by the rank it sends rank 0's part to).
+/// move by move (each is fixed by the rank it sends rank 0's part to). A
+/// range move is one permutation by its reading on the rank level (every
+/// vector goes along the first one's); where the others' placements do not
+/// agree with it, the parts are filed under the wrong index, which
+/// partIndicesOfMoves() reports as coverage.
 static std::optional<Counterexample> twoPermutations(const SlotProgram &sp) {
   const GroupAlgebra &group = *sp.algebra;
   for (size_t s = 0; s < sp.steps.size(); ++s) {
     const SlotStep &st = sp.steps[s];
     if (st.isRange)
       continue;
-    auto peerOfZero = [&](const SlotMove &m) {
-      return group.act(m.dst % sp.ranks, group.inverse(m.src % sp.ranks, 0));
-    };
-    int64_t first = peerOfZero(st.moves.front());
-    for (const SlotMove &m : st.moves)
-      if (int64_t other = peerOfZero(m); other != first)
-        return makeCounterexample(
+    std::optional<int64_t> first;
+    std::optional<Counterexample> split;
+    st.forEachMove([&](int64_t src, int64_t dst) {
+      int64_t other = group.act(dst % sp.ranks,
+                                group.inverse(src % sp.ranks, 0));
+      if (!first)
+        first = other;
+      else if (other != *first && !split)
+        split = makeCounterexample(
             sp, static_cast<int64_t>(s), 0, -1,
-            "rank 0 sends to ranks " + std::to_string(std::min(first, other)) +
-                " and " + std::to_string(std::max(first, other)) +
+            "rank 0 sends to ranks " + std::to_string(std::min(*first, other)) +
+                " and " + std::to_string(std::max(*first, other)) +
                 ": the step's moves are not one permutation");
+    });
+    if (split)
+      return split;
   }
   return std::nullopt;
 }
@@ -525,10 +538,7 @@ static void matchingOfTable(const SlotProgram &sp, PropertyResult &result) {
                   "group's table, checked rank by rank";
   const GroupAlgebra &group = *sp.algebra;
   for (size_t s = 0; s < sp.steps.size(); ++s) {
-    const SlotStep &st = sp.steps[s];
-    const SlotMove &m = st.moves.front();
-    int64_t k = quotientPlacement(group, m.src % sp.ranks, m.dst % sp.ranks);
-    bool local = k == 0 && !st.merges();
+    auto [k, local] = stepPermutation(sp, sp.steps[s]);
     for (int64_t x = 0; x < sp.ranks && !local; ++x)
       if (group.act(k, x) == x) {
         result.verdict = Verdict::violated;
@@ -961,27 +971,36 @@ static void partIndicesOfMoves(z3::context &ctx, const SlotProgram &sp,
                                const VerifyOptions &options,
                                PropertyResult &result) {
   if (sp.group == GroupKind::generated) {
-    // A table: every move and rank, concretely.
+    // A table: every move (each vector of a range) and rank, concretely.
     const GroupAlgebra &group = *sp.algebra;
-    for (size_t s = 0; s < sp.steps.size(); ++s)
-      for (const SlotMove &m : sp.steps[s].moves)
-        for (int64_t x = 0; x < sp.ranks; ++x) {
-          int64_t from = m.src % sp.ranks, to = m.dst % sp.ranks;
-          int64_t dest = group.act(to, group.inverse(from, x));
+    for (size_t s = 0; s < sp.steps.size(); ++s) {
+      const SlotStep &st = sp.steps[s];
+      // A range sends every vector along its first one's permutation.
+      int64_t peerFrom = st.isRange ? st.from : -1, peerTo = st.isRange ? st.to : -1;
+      std::optional<Counterexample> wrong;
+      st.forEachMove([&](int64_t src, int64_t dst) {
+        int64_t from = src % sp.ranks, to = dst % sp.ranks;
+        for (int64_t x = 0; x < sp.ranks && !wrong; ++x) {
+          int64_t dest = st.isRange ? group.act(peerTo, group.inverse(peerFrom, x))
+                                    : group.act(to, group.inverse(from, x));
           int64_t sent = group.inverse(from, x), filed = group.inverse(to, dest);
           if (sent == filed)
             continue;
-          result.verdict = Verdict::violated;
-          Counterexample c = makeCounterexample(
+          wrong = makeCounterexample(
               sp, static_cast<int64_t>(s), dest, filed,
               "rank " + std::to_string(x) + " sends its part " +
                   std::to_string(sent) + " to rank " + std::to_string(dest) +
                   ", which files it as part " + std::to_string(filed));
-          c.expected = "part " + std::to_string(sent);
-          c.found = "part " + std::to_string(filed);
-          result.counterexample = c;
-          return;
+          wrong->expected = "part " + std::to_string(sent);
+          wrong->found = "part " + std::to_string(filed);
         }
+      });
+      if (wrong) {
+        result.verdict = Verdict::violated;
+        result.counterexample = *wrong;
+        return;
+      }
+    }
     return;
   }
   SymbolicGroup g(ctx, *sp.group, sp.ranks);

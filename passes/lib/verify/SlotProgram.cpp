@@ -41,6 +41,36 @@ static void detectShift(SlotStep &s, const std::vector<Transfer> &transfers,
   s.shiftParts = parts;
 }
 
+bool SlotProgram::hasGroupLevelMeaning(ProgramOp program) {
+  if (!program.getGroup())
+    return false;
+  // Placements carry the meaning of the symmetric reductions only: the sum
+  // of every vector at every placement (allreduce; a barrier is one), at
+  // placement 0 (reduce_scatter), or placement 0's blocks copied to all
+  // (allgather). Rooted kinds are not regular under a group, and an
+  // alltoall's or a scan's result differs from rank to rank in a way no
+  // placement states: those are proven on the rank level, where the kind's
+  // rules (ProgramOp::expects) apply to the transfers the moves imply.
+  switch (program.getKind()) {
+  case CollectiveKind::allreduce:
+  case CollectiveKind::barrier:
+  case CollectiveKind::reduce_scatter:
+  case CollectiveKind::allgather:
+    break;
+  default:
+    return false;
+  }
+  auto steps = program.getBody().getOps<StepOp>();
+  if (!llvm::all_of(steps, [](StepOp s) {
+        return s.isImplicitMove() || s.hasVectorMoves();
+      }))
+    return false;
+  // A range move moves whole placements, each across all P parts: scratch
+  // parts (the last parts of every rank) are no placement.
+  bool ranges = llvm::any_of(steps, [](StepOp s) { return s.isImplicitMove(); });
+  return !(ranges && program.getNumScratchParts().value_or(0) != 0);
+}
+
 SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
   SlotProgram sp;
   sp.program = program;
@@ -56,12 +86,7 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
   if (std::optional<uint64_t> root = program.getRoot())
     sp.root = static_cast<int64_t>(*root);
   auto steps = program.getBody().getOps<StepOp>();
-  // Rooted kinds are not regular under a group: rank level only.
-  sp.groupLevel =
-      !perRank && sp.group && !sp.root &&
-      llvm::all_of(steps, [](StepOp s) {
-        return s.isImplicitMove() || s.hasVectorMoves();
-      });
+  sp.groupLevel = !perRank && hasGroupLevelMeaning(program);
   // Group level: slot = copy * P + placement (copies 1.. are scratch).
   sp.numSlots = sp.groupLevel ? sp.parts : sp.ranks * sp.parts;
   sp.initial.assign(sp.numSlots, 1);

@@ -32,6 +32,16 @@ std::vector<Permutation> productGenerators(const std::vector<int64_t> &orders);
 std::optional<std::string>
 whyNotRegular(const std::vector<Permutation> &generators, int64_t P);
 
+/// Why `table` (P rows of P images, row k = t_k) is not the element table
+/// of an abelian group acting regularly on [0, P) with t_0 the identity,
+/// which is what the verifier and the runtime assume of `group_elements`:
+/// an entry outside [0, P), a row that is no permutation, row 0 not the
+/// identity, two rows sending rank 0 to one rank (then the action is not
+/// transitive), two elements that do not commute, or a product of elements
+/// that is no row. std::nullopt when it is such a table. O(P^2 log P).
+std::optional<std::string> whyNotGroupTable(const std::vector<int64_t> &table,
+                                            int64_t P);
+
 /// The group's elements, indexed by where they send rank 0 (regular action).
 /// Requires whyNotRegular() to be nullopt.
 std::vector<Permutation> elementsOf(const std::vector<Permutation> &generators,

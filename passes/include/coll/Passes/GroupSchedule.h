@@ -35,6 +35,9 @@ public:
   int64_t act(int64_t k, int64_t x) const;
   /// t_k^{-1}(x): the part that placement k puts on rank x.
   int64_t inverse(int64_t k, int64_t x) const;
+  /// The index of t_to t_from^{-1}, the permutation that moves the vector
+  /// at placement `from` onto placement `to`.
+  int64_t quotient(int64_t to, int64_t from) const;
   /// The memory chunk that holds `part` (the xor group bit-reverses, so
   /// that every message of recursive halving is one contiguous range).
   int64_t chunkOfPart(int64_t part) const;
