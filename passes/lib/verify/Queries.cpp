@@ -252,6 +252,12 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
               (sp.initial[slot] ? " (it was handed on by a combine and never "
                                   "received back)"
                                 : " (it never receives a value)");
+  } else if (!sp.groupLevel && !sp.needsToken(slot, token) && count > 0 &&
+             sp.partOf(token) == part) {
+    // Kinds whose result is not every contribution (alltoall, scans).
+    message = sp.describeSlot(slot) + " ends with the " +
+              sp.describeToken(token) + " contribution, which it should not "
+              "have";
   } else if (!sp.groupLevel && !sp.needsToken(slot, token) && count > 0) {
     message = sp.describeSlot(slot) + " ends with data of part " +
               std::to_string(sp.partOf(token)) + " (from rank " +
