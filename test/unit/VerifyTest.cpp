@@ -83,6 +83,8 @@ PlainProgram plainOf(ProgramOp program) {
 struct Verdicts {
   std::optional<Violation> simulation;
   std::vector<PropertyResult> z3;
+  /// Whether Z3 worked on placements (provenOnGroupLevel).
+  bool groupLevel = false;
   std::set<std::string> violated() const {
     std::set<std::string> names;
     for (const PropertyResult &r : z3)
@@ -114,7 +116,8 @@ std::optional<Verdicts> judge(mlir::MLIRContext &context,
   if (!module)
     return std::nullopt;
   ProgramOp program = *module->getOps<ProgramOp>().begin();
-  return Verdicts{Simulation::run(program), verifyProgram(program, {})};
+  return Verdicts{Simulation::run(program), verifyProgram(program, {}),
+                  provenOnGroupLevel(program)};
 }
 
 /// The agreement the test suite demands of the two checkers.
@@ -147,6 +150,26 @@ void checkAgreement(const Verdicts &v) {
   bool notReached = same.verdict == Verdict::notProven && same.skipped;
   CHECK((same.verdict == Verdict::violated || notReached));
 }
+
+/// Judges mutants one by one, requires the agreement of each that the op
+/// verifier accepts, and counts what it saw.
+struct MutantTally {
+  int judged = 0, rejected = 0, groupLevel = 0;
+  std::map<std::string, int> byProperty;
+
+  void judgeAndCheck(mlir::MLIRContext &context, const std::string &text) {
+    std::optional<Verdicts> v = judge(context, text);
+    if (!v) {
+      ++rejected;
+      return;
+    }
+    ++judged;
+    groupLevel += v->groupLevel;
+    if (v->simulation)
+      ++byProperty[v->simulation->property];
+    checkAgreement(*v);
+  }
+};
 
 /// The three example schedules, as one-collective .coll sources.
 struct Example {
@@ -261,13 +284,15 @@ TEST_CASE("the family proofs hold, and each P in range is their instance") {
   }
 }
 
-TEST_CASE("an unaligned move on the xor group is right at the group level "
-          "but files parts under the wrong index") {
+TEST_CASE("an unaligned move on the xor group sends its vectors where the "
+          "rank-level transfers take them") {
   // Recursive halving for P = 8 whose last copy is split into [1, 3) ->
-  // [4, 6), [0, 1) -> [6, 7), [3, 4) -> [7, 8): the vectors land where they
-  // should, but [1, 3) -> [4, 6) is not aligned: rank x sends its parts
-  // x ^ bitreverse(1 + i) = x ^ 4, x ^ 2 to g(x) = x ^ 5, which files them
-  // as g(x) ^ bitreverse(4 + i) = x ^ 4, x: wrong for i = 1.
+  // [4, 6), [0, 1) -> [6, 7), [3, 4) -> [7, 8). [1, 3) -> [4, 6) is not
+  // aligned: what runs sends both vectors along the first one's
+  // permutation g = t_4 t_1^-1 = t_5, so vector 2 lands on placement
+  // g t_2 = t_7, not t_5 (once the group level read it as t_5 and only
+  // noticed parts filed under the wrong index; with other moves it proved
+  // ownership the transfers break). Placement 5 stays empty.
   mlir::MLIRContext context;
   context.getOrLoadDialect<CollDialect>();
   std::optional<Verdicts> v = judge(context, R"(
@@ -286,12 +311,15 @@ TEST_CASE("an unaligned move on the xor group is right at the group level "
   CHECK(v->z3[0].verdict == Verdict::proven); // one permutation per step
   const PropertyResult &coverage = v->z3[2];
   REQUIRE(coverage.verdict == Verdict::violated);
-  CHECK(coverage.counterexample->step == 5);
-  CHECK(coverage.counterexample->message.find("files it as part") !=
-        std::string::npos);
-  // The simulation sees the same: data of one part filed as another.
+  CHECK(coverage.counterexample->step == -1);
+  CHECK(coverage.counterexample->message ==
+        "placement 5 (rank 5's part 0) is empty after the last step (it was "
+        "handed on by a combine and never received back)");
+  // The simulation sees the same: rank 0's part 5 was handed on.
   REQUIRE(v->simulation);
   CHECK(v->simulation->property == "coverage");
+  CHECK(v->simulation->message ==
+        "rank 0 ends without part 5 (given away at step 0)");
 }
 
 /// Hand-written programs of the other kinds (test/verify/proven has them
@@ -325,8 +353,7 @@ TEST_CASE("random mutants: Z3 and the simulation agree on every one") {
   auto pick = [&](int64_t n) {
     return std::uniform_int_distribution<int64_t>(0, n - 1)(rng);
   };
-  int judged = 0, rejected = 0;
-  std::map<std::string, int> byProperty;
+  MutantTally tally;
   std::vector<PlainProgram> bases;
   for (const Example &example : kExamples)
     for (int64_t P : {3, 4, 5, 7, 8}) {
@@ -426,26 +453,18 @@ TEST_CASE("random mutants: Z3 and the simulation agree on every one") {
       std::string text = print(m);
       CAPTURE(what);
       CAPTURE(text);
-      std::optional<Verdicts> v = judge(context, text);
-      if (!v) {
-        ++rejected;
-        continue;
-      }
-      ++judged;
-      if (v->simulation)
-        ++byProperty[v->simulation->property];
-      checkAgreement(*v);
+      tally.judgeAndCheck(context, text);
     }
   }
-  MESSAGE("judged " << judged << " mutants (" << rejected
+  MESSAGE("judged " << tally.judged << " mutants (" << tally.rejected
                     << " rejected by the op verifier); simulation verdicts: "
-                    << byProperty["matching"] << " matching, "
-                    << byProperty["ownership"] << " ownership, "
-                    << byProperty["coverage"] << " coverage");
-  CHECK(judged > 500);
-  CHECK(byProperty["matching"] > 20);
-  CHECK(byProperty["ownership"] > 20);
-  CHECK(byProperty["coverage"] > 20);
+                    << tally.byProperty["matching"] << " matching, "
+                    << tally.byProperty["ownership"] << " ownership, "
+                    << tally.byProperty["coverage"] << " coverage");
+  CHECK(tally.judged > 500);
+  CHECK(tally.byProperty["matching"] > 20);
+  CHECK(tally.byProperty["ownership"] > 20);
+  CHECK(tally.byProperty["coverage"] > 20);
 }
 
 namespace {
@@ -484,6 +503,231 @@ std::optional<bool> rankOrdered(const PlainProgram &p) {
   return true;
 }
 } // namespace
+
+/// A program of group moves as plain data, printed as MLIR for each mutant
+/// of the group-level test below.
+struct PlainGroupStep {
+  StepKind kind;
+  bool range;
+  int64_t from = 0, to = 0, vectors = 0;
+  std::vector<std::pair<int64_t, int64_t>> moves; // vector moves
+};
+struct PlainGroupProgram {
+  int64_t P = 0, parts = 0, scratch = 0;
+  GroupKind group = GroupKind::cyclic;
+  std::vector<int64_t> table;
+  CollectiveKind kind = CollectiveKind::allreduce;
+  std::vector<PlainGroupStep> steps;
+};
+
+PlainGroupProgram plainGroupOf(ProgramOp program) {
+  PlainGroupProgram p;
+  p.P = program.getNumRanks();
+  p.parts = program.getNumParts();
+  p.scratch = program.getNumScratchParts().value_or(0);
+  p.group = *program.getGroup();
+  if (std::optional<llvm::ArrayRef<int64_t>> table = program.getGroupElements())
+    p.table.assign(table->begin(), table->end());
+  p.kind = program.getKind();
+  for (StepOp step : program.getBody().getOps<StepOp>()) {
+    PlainGroupStep s{step.getStepKind(), step.isImplicitMove()};
+    if (s.range) {
+      s.from = *step.getFrom();
+      s.to = *step.getTo();
+      s.vectors = *step.getVectors();
+    } else {
+      for (auto [src, dst] :
+           llvm::zip(*step.getVectorSources(), *step.getVectorDestinations()))
+        s.moves.push_back({src, dst});
+    }
+    p.steps.push_back(s);
+  }
+  return p;
+}
+
+std::string print(const PlainGroupProgram &p) {
+  std::ostringstream os;
+  os << "coll.program @g attributes {group = #coll.group<"
+     << stringifyGroupKind(p.group).str() << ">, ";
+  if (!p.table.empty()) {
+    os << "group_elements = array<i64: ";
+    for (size_t i = 0; i < p.table.size(); ++i)
+      os << (i ? ", " : "") << p.table[i];
+    os << ">, ";
+  }
+  os << "kind = #coll.kind<" << stringifyCollectiveKind(p.kind).str()
+     << ">, num_parts = " << p.parts << " : i64, ";
+  if (p.scratch)
+    os << "num_scratch_parts = " << p.scratch << " : i64, ";
+  os << "num_ranks = " << p.P << " : i64, op = #coll.op<sum>} {\n";
+  for (const PlainGroupStep &s : p.steps) {
+    os << "  coll.step \"s\" " << stringifyStepKind(s.kind).str();
+    if (s.range) {
+      os << " move [" << s.from << ", " << s.from + s.vectors << ") -> ["
+         << s.to << ", " << s.to + s.vectors << ")\n";
+      continue;
+    }
+    os << " vectors {";
+    for (size_t i = 0; i < s.moves.size(); ++i)
+      os << (i ? ", " : "") << s.moves[i].first << " -> " << s.moves[i].second;
+    os << "}\n";
+  }
+  os << "}\n";
+  return os.str();
+}
+
+TEST_CASE("random group-level mutants: Z3 and the simulation agree on "
+          "every one, whatever the kind, the group and its table") {
+  // The group level is an abstraction of the rank-level transfers the
+  // moves imply (what runs, and what the simulation runs): every kind,
+  // every group (cyclic, xor, element tables), range and vector moves,
+  // and tables with rows swapped must give the verdict the simulation
+  // gives.
+  mlir::MLIRContext context;
+  context.getOrLoadDialect<CollDialect>();
+  std::mt19937 rng(20261201);
+  auto pick = [&](int64_t n) {
+    return std::uniform_int_distribution<int64_t>(0, n - 1)(rng);
+  };
+  struct Source {
+    const char *text;
+    std::vector<int64_t> ranks;
+  };
+  const Source sources[] = {
+      {"collective c : allreduce<any, sum> { ranks P; group cyclic(P); "
+       "schedule linear; }", {3, 4, 5}},
+      {"collective c : allreduce<any, sum> { ranks P; group cyclic(P); "
+       "schedule butterfly; }", {3, 5, 6, 8}},
+      {"collective c : allreduce<any, sum> { ranks P where P == 2^k; group "
+       "xor(P); schedule butterfly; }", {4, 8}},
+      {"collective c : reduce_scatter<any, sum> { ranks P; group cyclic(P); "
+       "schedule butterfly; }", {4, 5, 7}},
+      {"collective c : allgather<any> { ranks P; group cyclic(P); schedule "
+       "linear; }", {3, 5}},
+      {"collective c : allgather<any> { ranks P where P == 2^k; group "
+       "xor(P); schedule butterfly; }", {4, 8}},
+      {"collective c : allreduce<any, sum> { ranks P; group cyclic(P); "
+       "schedule butterfly(r = 1); }", {5, 6, 7}},
+      {"collective c : allreduce<any, sum> { ranks P; group cyclic(P); "
+       "schedule butterfly(r = max); }", {3, 5}},
+      {"collective c : allreduce<any, sum> { ranks 6; group cyclic(2) * "
+       "cyclic(3); schedule butterfly; }", {6}},
+      {"collective c : reduce_scatter<any, sum> { ranks 4; group generated "
+       "{ (0 1)(2 3), (0 2)(1 3) }; schedule butterfly; }", {4}},
+      {"collective c : allgather<any> { ranks 6; group cyclic(3) * "
+       "cyclic(2); schedule linear; }", {6}},
+  };
+  const CollectiveKind kinds[] = {
+      CollectiveKind::allreduce,      CollectiveKind::reduce_scatter,
+      CollectiveKind::allgather,      CollectiveKind::alltoall,
+      CollectiveKind::inclusive_scan, CollectiveKind::exclusive_scan,
+      CollectiveKind::barrier};
+  std::vector<PlainGroupProgram> bases;
+  for (const Source &source : sources)
+    for (int64_t P : source.ranks) {
+      mlir::OwningOpRef<mlir::ModuleOp> module;
+      mlir::OwningOpRef<mlir::ModuleOp> scratch;
+      coll::CollectiveOp spec =
+          collc_test::parseSpec(context, module, source.text);
+      scratch = mlir::ModuleOp::create(spec.getLoc());
+      mlir::OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
+      ProgramOp program =
+          expandCollective(spec, P, builder, /*withTransfers=*/false);
+      REQUIRE_FALSE(Simulation::run(program));
+      bases.push_back(plainGroupOf(program));
+    }
+  MutantTally tally;
+  for (const PlainGroupProgram &base : bases) {
+    for (int round = 0; round < 80; ++round) {
+      PlainGroupProgram m = base;
+      int mutations = 1 + pick(2);
+      std::string what;
+      for (int k = 0; k < mutations && !m.steps.empty(); ++k) {
+        PlainGroupStep &step = m.steps[pick(m.steps.size())];
+        switch (pick(11)) {
+        case 0:
+          m.steps.erase(m.steps.begin() + pick(m.steps.size()));
+          what += "drop ";
+          break;
+        case 1:
+          m.steps.insert(m.steps.begin() + pick(m.steps.size()), step);
+          what += "dup ";
+          break;
+        case 2:
+          std::swap(step, m.steps[pick(m.steps.size())]);
+          what += "swap ";
+          break;
+        case 3:
+          step.kind = step.kind == StepKind::combine ? StepKind::copy
+                                                     : StepKind::combine;
+          what += "kind ";
+          break;
+        case 4: // a range's source or destination off by one
+          if (step.range)
+            (pick(2) ? step.from : step.to) += pick(2) ? 1 : -1;
+          else if (!step.moves.empty())
+            step.moves[pick(step.moves.size())].second = pick(m.parts);
+          what += "off-by-one ";
+          break;
+        case 5: // one vector more or fewer
+          if (step.range)
+            step.vectors += pick(2) ? 1 : -1;
+          else if (step.moves.size() > 1)
+            step.moves.erase(step.moves.begin() + pick(step.moves.size()));
+          what += "vectors ";
+          break;
+        case 6:
+        case 7: // another collective kind
+          m.kind = kinds[pick(std::size(kinds))];
+          if (m.kind == CollectiveKind::exclusive_scan && m.P == 2)
+            m.parts = 2;
+          what += "collective-kind ";
+          break;
+        case 8: // two rows of the element table swapped, or another group
+          if (!m.table.empty()) {
+            int64_t a = pick(m.P), b = pick(m.P);
+            for (int64_t x = 0; x < m.P; ++x)
+              std::swap(m.table[a * m.P + x], m.table[b * m.P + x]);
+          } else if ((m.P & (m.P - 1)) == 0) {
+            m.group = m.group == GroupKind::cyclic ? GroupKind::xor_
+                                                   : GroupKind::cyclic;
+          }
+          what += "group ";
+          break;
+        case 9: // a vector move's source
+          if (!step.range && !step.moves.empty())
+            step.moves[pick(step.moves.size())].first = pick(m.parts);
+          what += "vector-source ";
+          break;
+        case 10: // a range move written as the same vector moves
+          if (step.range && m.scratch == 0 && m.parts == m.P) {
+            PlainGroupStep v{step.kind, false};
+            for (int64_t i = 0; i < step.vectors; ++i)
+              v.moves.push_back({step.from + i, step.to + i});
+            step = v;
+          }
+          what += "as-vectors ";
+          break;
+        }
+      }
+      std::string text = print(m);
+      CAPTURE(what);
+      CAPTURE(text);
+      tally.judgeAndCheck(context, text);
+    }
+  }
+  MESSAGE("judged " << tally.judged << " group-level mutants ("
+                    << tally.groupLevel << " on the group level, "
+                    << tally.rejected
+                    << " rejected by the op verifier); simulation verdicts: "
+                    << tally.byProperty["matching"] << " matching, "
+                    << tally.byProperty["ownership"] << " ownership, "
+                    << tally.byProperty["coverage"] << " coverage");
+  CHECK(tally.judged > 500);
+  CHECK(tally.groupLevel > 300);
+  CHECK(tally.byProperty["ownership"] > 20);
+  CHECK(tally.byProperty["coverage"] > 20);
+}
 
 TEST_CASE("operator legality: Z3 agrees with a replay of the combines") {
   mlir::MLIRContext context;

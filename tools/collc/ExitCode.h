@@ -20,6 +20,9 @@ enum ExitCode : int {
   /// Nothing is violated, but Z3 could not prove something (timeout or
   /// unknown).
   kNotProven = 3,
+  /// verify --cross-check: the exact simulation disagrees with Z3's
+  /// verdict, a defect of the verifier (or the simulation) to report.
+  kDisagreement = 4,
 };
 
 } // namespace collc

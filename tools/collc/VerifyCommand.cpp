@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 using namespace mlir;
@@ -103,6 +104,27 @@ public:
       detail(r);
   }
 
+  /// The simulation's verdict on the program just reported for P.
+  void cross(const std::string &name, int64_t P, const CrossCheck &check) {
+    if (!opts.crossCheck)
+      return;
+    if (!check.compared) {
+      uncompared[name].push_back(P);
+      return;
+    }
+    if (check.agrees) {
+      agreed[name].push_back(P);
+      return;
+    }
+    disagreements.push_back(name + " at P = " + std::to_string(P) +
+                            ": the simulation finds " + check.simulation);
+    clearProgress();
+    llvm::errs() << "collc: error: cross-check failed: Z3 and the simulation "
+                    "disagree on '"
+                 << name << "' at P = " << P << " (simulation: "
+                 << check.simulation << ")\n";
+  }
+
   void showProgress(const std::string &name, int64_t P, size_t done,
                     size_t total) {
     if (!progress || total < 2)
@@ -145,6 +167,15 @@ public:
     llvm::outs() << "\n";
     for (const std::string &note : notes)
       llvm::outs() << "  " << note << "\n";
+    if (!opts.crossCheck)
+      return;
+    if (!agreed[name].empty())
+      llvm::outs() << "  cross-check: the simulation agrees for P in {"
+                   << compressCounts(agreed[name]) << "}\n";
+    if (!uncompared[name].empty())
+      llvm::outs() << "  cross-check: not compared for P in {"
+                   << compressCounts(uncompared[name])
+                   << "} (too large to simulate, or not proven)\n";
   }
 
   int finish() {
@@ -156,6 +187,10 @@ public:
     }
     if (opts.json)
       printJson();
+    for (const std::string &d : disagreements)
+      llvm::outs() << "cross-check FAILED: " << d << "\n";
+    if (!disagreements.empty())
+      return collc::kDisagreement;
     return violated   ? collc::kViolated
            : unproven ? collc::kNotProven
                       : collc::kSuccess;
@@ -219,6 +254,8 @@ private:
   const collc::VerifyCommandOptions &opts;
   bool progress, shown = false;
   std::vector<Row> rows;
+  std::map<std::string, std::vector<int64_t>> agreed, uncompared;
+  std::vector<std::string> disagreements;
 };
 
 double secondsOf(const std::vector<PropertyResult> &rs) {
@@ -319,11 +356,14 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
     for (size_t i = 0; i < counts.size(); ++i) {
       int64_t P = counts[i];
       report.showProgress(name, P, i, counts.size());
+      CrossCheck cross;
       std::vector<PropertyResult> results = verifyRankCount(
           spec, P,
-          P <= kFamilyMaxRanks ? family : std::vector<PropertyResult>{}, base);
+          P <= kFamilyMaxRanks ? family : std::vector<PropertyResult>{}, base,
+          opts.crossCheck ? &cross : nullptr);
       seconds += secondsOf(results);
       report.instance(name, P, results);
+      report.cross(name, P, cross);
     }
     report.summary(name, counts, skipped, spec.describeRanks(), seconds);
   }
@@ -332,6 +372,8 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
     std::string name = program.getSymName().str();
     std::vector<PropertyResult> results = verifyProgram(program, base);
     report.instance(name, program.getNumRanks(), results);
+    if (opts.crossCheck)
+      report.cross(name, program.getNumRanks(), crossCheck(program, results));
     report.summary(name, {static_cast<int64_t>(program.getNumRanks())}, 0, "",
                    secondsOf(results));
   }

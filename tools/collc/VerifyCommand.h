@@ -19,6 +19,9 @@ struct VerifyCommandOptions {
   std::string collective;
   bool json = false;
   bool family = true;
+  /// Also run the exact simulation on every program proven and fail when
+  /// its verdict differs from Z3's.
+  bool crossCheck = false;
   unsigned timeoutMs = 60000;
 };
 
@@ -28,8 +31,9 @@ std::optional<std::string> parseRankList(llvm::StringRef text,
                                          std::vector<int64_t> &ranks);
 
 /// Proves every property for every collective (and rank count) of `module`
-/// and prints the results. Exit code: 0 all proven, 1 a property is
-/// violated, 3 something could not be proven.
+/// and prints the results. Exit code (ExitCode.h): 0 all proven, 1 a
+/// property is violated, 3 something could not be proven, 4 the simulation
+/// disagrees (with --cross-check).
 int runVerify(mlir::ModuleOp module, const VerifyCommandOptions &options);
 
 } // namespace collc

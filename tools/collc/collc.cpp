@@ -4,7 +4,7 @@
 //   collc emit FILE --stage=spec|steps [--ranks N]
 //   collc trace FILE --ranks N [--count N] [--collective NAME]
 //   collc verify FILE [--ranks 2..64|3,7,127] [--collective NAME] [--json]
-//                [--no-family] [--timeout-ms N]
+//                [--no-family] [--timeout-ms N] [--cross-check]
 //   collc cost FILE --model M [--ranks N] [--sizes 64,8K,1M]
 //   collc explain FILE --model M [--ranks N|LIST]
 //   collc sweep --model M [--retri N] [--bruck N] [--svg OUT.svg]
@@ -61,11 +61,12 @@ const char *const kUsage = R"(usage:
       Print every rank's values after every step; rank r starts with
       N (or --count) copies of r + 1.
   collc verify FILE [--ranks LIST] [--collective NAME] [--json]
-               [--no-family] [--timeout-ms N]
+               [--no-family] [--timeout-ms N] [--cross-check]
       Prove matching, ownership, coverage and operator legality with Z3,
       for every P in LIST (e.g. 2..64 or 3,7,127; default 2..64) and, for
       closed-form schedules, for all P at once; a step-level .mlir file is
-      verified as written.
+      verified as written. --cross-check also runs the exact simulation
+      on every program and fails (exit 4) where it disagrees with Z3.
   collc cost FILE --model MODEL [--ranks N] [--sizes 64,8K,128K,1M]
                [--collective NAME]
       Predict each collective's time for each size on an alpha-beta-gamma
@@ -87,7 +88,7 @@ Exit status (every command): 0 success (verify: every property proven);
 1 a property is violated, with a counterexample (verify, compile); 2 a usage
 or input error (command line, missing or invalid file, unknown collective,
 bad model); 3 nothing is violated but something is not proven (Z3 timeout or
-unknown).
+unknown); 4 verify --cross-check: the simulation disagrees with Z3.
 )";
 
 struct Options {
@@ -157,6 +158,8 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
         return usageError(*error);
     } else if (arg == "--json" && opts.command == "verify") {
       opts.verify.json = true;
+    } else if (arg == "--cross-check" && opts.command == "verify") {
+      opts.verify.crossCheck = true;
     } else if (arg == "--no-family" && opts.command == "verify") {
       opts.verify.family = false;
     } else if (std::optional<std::string> v = value("--timeout-ms")) {

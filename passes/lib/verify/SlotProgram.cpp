@@ -1,6 +1,8 @@
 //===- SlotProgram.cpp - a step program as moves between slots ------------===//
 #include "SlotProgram.h"
 
+#include "coll/Passes/Verify.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -41,7 +43,7 @@ static void detectShift(SlotStep &s, const std::vector<Transfer> &transfers,
   s.shiftParts = parts;
 }
 
-bool SlotProgram::hasGroupLevelMeaning(ProgramOp program) {
+bool coll::provenOnGroupLevel(ProgramOp program) {
   if (!program.getGroup())
     return false;
   // Placements carry the meaning of the symmetric reductions only: the sum
@@ -86,7 +88,7 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
   if (std::optional<uint64_t> root = program.getRoot())
     sp.root = static_cast<int64_t>(*root);
   auto steps = program.getBody().getOps<StepOp>();
-  sp.groupLevel = !perRank && hasGroupLevelMeaning(program);
+  sp.groupLevel = !perRank && provenOnGroupLevel(program);
   // Group level: slot = copy * P + placement (copies 1.. are scratch).
   sp.numSlots = sp.groupLevel ? sp.parts : sp.ranks * sp.parts;
   sp.initial.assign(sp.numSlots, 1);
@@ -114,10 +116,26 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
            llvm::zip(*step.getVectorSources(), *step.getVectorDestinations()))
         s.moves.push_back({src, dst});
     } else if (sp.groupLevel) {
-      s.isRange = true;
-      s.from = *step.getFrom();
-      s.to = *step.getTo();
-      s.vectors = *step.getVectors();
+      // What runs (transfersOfMove) sends every vector of the range along
+      // the first one's permutation g = t_to t_from^-1, so vector from+i
+      // lands on placement g t_{from+i}: to+i exactly when the range is
+      // one permutation (always on cyclic(P), for aligned ranges on
+      // xor(P)). Otherwise the slots name where the vectors really go.
+      int64_t from = *step.getFrom(), to = *step.getTo(),
+              vectors = *step.getVectors();
+      int64_t g = sp.algebra->quotient(to, from);
+      bool uniform = true;
+      for (int64_t i = 0; i < vectors && uniform; ++i)
+        uniform = sp.algebra->compose(g, from + i) == to + i;
+      if (uniform) {
+        s.isRange = true;
+        s.from = from;
+        s.to = to;
+        s.vectors = vectors;
+      } else {
+        for (int64_t i = 0; i < vectors; ++i)
+          s.moves.push_back({from + i, sp.algebra->compose(g, from + i)});
+      }
     } else {
       std::vector<Transfer> transfers = transfersOfStep(step);
       for (const Transfer &t : transfers)

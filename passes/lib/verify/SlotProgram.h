@@ -70,12 +70,9 @@ struct SlotProgram {
   std::vector<std::vector<Transfer>> transfers;
   ProgramOp program;
 
-  /// Whether `program` is proven on the group level: group moves only, of a
-  /// kind whose result a placement states (allreduce, barrier,
-  /// reduce_scatter, allgather), and no scratch parts beside range moves.
-  static bool hasGroupLevelMeaning(ProgramOp program);
-  /// The group level for programs that have its meaning; anything else, or
-  /// `perRank`, gives the rank level.
+  /// The group level for programs that have its meaning
+  /// (provenOnGroupLevel); anything else, or `perRank`, gives the rank
+  /// level.
   static SlotProgram build(ProgramOp program, bool perRank);
 
   int64_t rankOf(int64_t slot) const;

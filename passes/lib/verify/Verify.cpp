@@ -2,6 +2,7 @@
 #include "Queries.h"
 
 #include "coll/Passes/Lowering.h"
+#include "coll/Passes/Simulation.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -135,10 +136,34 @@ mlir::LogicalResult coll::reportProperty(mlir::ModuleOp module,
   return mlir::failure(failed);
 }
 
+CrossCheck coll::crossCheck(ProgramOp program,
+                            const std::vector<PropertyResult> &results) {
+  CrossCheck check;
+  if (Simulation::tooLarge(program))
+    return check;
+  bool violated = false, proven = true;
+  for (const PropertyResult &r : results) {
+    if (r.property == Property::operatorLegality)
+      continue;
+    violated |= r.verdict == Verdict::violated;
+    proven &= r.verdict == Verdict::proven;
+  }
+  if (!violated && !proven)
+    return check;
+  std::optional<Violation> v = Simulation::run(program);
+  check.compared = true;
+  check.agrees = v ? violated : proven;
+  check.simulation =
+      v ? v->property + " violated: step " + std::to_string(v->step) +
+              ": " + v->message
+        : "no violation";
+  return check;
+}
+
 std::vector<PropertyResult>
 coll::verifyRankCount(CollectiveOp spec, int64_t P,
                       const std::vector<PropertyResult> &family,
-                      const VerifyOptions &options) {
+                      const VerifyOptions &options, CrossCheck *cross) {
   mlir::OwningOpRef<mlir::ModuleOp> scratch =
       mlir::ModuleOp::create(spec.getLoc());
   mlir::OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
@@ -149,6 +174,8 @@ coll::verifyRankCount(CollectiveOp spec, int64_t P,
     if (r.verdict == Verdict::proven && familyCovers(spec, program, r.property))
       withFamily.alreadyProven.push_back(r.property);
   std::vector<PropertyResult> results = verifyProgram(program, withFamily);
+  if (cross)
+    *cross = crossCheck(program, results);
   for (PropertyResult &r : results)
     if (r.counterexample)
       r.counterexample->at = nullptr; // the scratch module goes now

@@ -7,9 +7,9 @@
 // RUN: FileCheck %s < %t
 // RUN: not coll-opt %s --coll-verify-coverage 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not coll-opt %s --coll-check-dataflow 2>&1 | FileCheck %s --check-prefix=SIM
-// CHECK: coverage violated: P = 4, step 0, rank 1, part 0: rank 0 sends its part 2 to rank 1, which files it as part 0 (expected part 2, found part 0)
+// CHECK: coverage violated: P = 4, after the last step, rank 0, part 0: placement 0 (rank 0's part 0) ends without the vector q_3 (expected vectors {0, 1, 2, 3}, each once, found vectors {0, 1, 2})
 // CHECK: cyclic_as_table: VIOLATED for P in {4} ({{.*}} s)
-// PASS: error: coverage violated in 'cyclic_as_table': P = 4, step 0, rank 1, part 0: rank 0 sends its part 2 to rank 1, which files it as part 0 (expected part 2, found part 0)
+// PASS: error: coverage violated in 'cyclic_as_table': P = 4, after the last step, rank 0, part 0: placement 0 (rank 0's part 0) ends without the vector q_3 (expected vectors {0, 1, 2, 3}, each once, found vectors {0, 1, 2})
 // SIM: error: ownership violated in 'cyclic_as_table' for P = 4: step 3, rank 3 overwrites part 0 = {2, 3} with {0, 1, 3} from rank 0, losing the only copy of the contribution of rank 2
 
 module {

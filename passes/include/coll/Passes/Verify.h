@@ -63,6 +63,13 @@ struct VerifyOptions {
   std::vector<Property> alreadyProven;
 };
 
+/// Whether `program` is proven on the group level (placements as slots):
+/// group moves only, of a kind whose result a placement states (allreduce,
+/// barrier, reduce_scatter, allgather), and no scratch parts beside range
+/// moves. Every other program is proven on the rank level, on the
+/// transfers its moves imply.
+bool provenOnGroupLevel(ProgramOp program);
+
 /// Proves every property of one step program for its rank count, in the
 /// order matching, ownership, coverage, operator legality.
 std::vector<PropertyResult> verifyProgram(ProgramOp program,
@@ -80,13 +87,30 @@ std::vector<PropertyResult> proveFamily(CollectiveOp spec, int64_t maxRanks,
 /// `property`, so that result covers this P too.
 bool familyCovers(CollectiveOp spec, ProgramOp program, Property property);
 
+/// The exact dataflow simulation (Simulation.h) of a program held against
+/// the proofs' verdicts: the independent check every proof must agree
+/// with. Matching, ownership and coverage are compared (the simulation
+/// does not judge operator legality): Z3 proves all three iff the
+/// simulation finds no violation.
+struct CrossCheck {
+  /// False when there was nothing to compare: the program is too large to
+  /// simulate, or Z3 neither proved nor refuted it (not proven).
+  bool compared = false;
+  bool agrees = true;
+  /// What the simulation found: "no violation", or its violation.
+  std::string simulation;
+};
+CrossCheck crossCheck(ProgramOp program,
+                      const std::vector<PropertyResult> &results);
+
 /// Expands `spec` for P ranks as group moves (in a scratch module) and
 /// proves it, taking as proven what `family` (proveFamily's results)
 /// covers for this P. Counterexamples name no operation (`at` is null).
+/// With `cross`, also runs crossCheck on the same expansion.
 std::vector<PropertyResult>
 verifyRankCount(CollectiveOp spec, int64_t P,
                 const std::vector<PropertyResult> &family,
-                const VerifyOptions &options);
+                const VerifyOptions &options, CrossCheck *cross = nullptr);
 
 /// "P = 4, step 3, rank 1, part 2: <message> (expected ..., found ...)".
 std::string describeCounterexample(const Counterexample &counterexample);
