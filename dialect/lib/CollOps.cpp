@@ -301,10 +301,17 @@ bool ProgramOp::expects(int64_t rank, int64_t part, int64_t fromRank,
 
 LogicalResult ProgramOp::verify() {
   int64_t ranks = static_cast<int64_t>(getNumRanks());
-  if (ranks < 1)
-    return emitOpError("needs at least one rank");
-  if (static_cast<int64_t>(getNumParts()) < 1)
-    return emitOpError("needs at least one part");
+  // Bounds that keep every encoding's arithmetic (P * P table entries,
+  // slot numbers) far from overflow; collc verify takes at most 2^20 ranks.
+  constexpr int64_t kMaxRanks = int64_t(1) << 20, kMaxParts = int64_t(1) << 24;
+  if (ranks < 1 || ranks > kMaxRanks)
+    return emitOpError("needs between 1 and ") << kMaxRanks
+                                                << " ranks, got " << ranks;
+  if (static_cast<int64_t>(getNumParts()) < 1 ||
+      static_cast<int64_t>(getNumParts()) > kMaxParts)
+    return emitOpError("needs between 1 and ")
+           << kMaxParts << " parts, got "
+           << static_cast<int64_t>(getNumParts());
   CollectiveKind kind = getKind();
   bool rooted = isRooted(kind);
   if (rooted != getRoot().has_value())

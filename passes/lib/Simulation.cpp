@@ -104,8 +104,16 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
   // as were sent.
   llvm::DenseMap<int64_t, int64_t> sendTo, receiveFrom;
   for (const Transfer &t : transfers) {
-    if (t.src == t.dst)
-      continue; // a local copy (vector moves within a placement), no message
+    if (t.src == t.dst) {
+      // A local copy (vector moves within a placement), no message; it may
+      // read a part twice, but write one only once.
+      if (std::optional<int64_t> part = repeatedPart(t.received))
+        return violation("matching", t.dst, *part,
+                         "rank " + std::to_string(t.dst) + " writes its part " +
+                             std::to_string(*part) +
+                             " twice in one local copy");
+      continue;
+    }
     if (auto [it, fresh] = sendTo.try_emplace(t.src, t.dst); !fresh)
       return violation("matching", t.src, -1,
                        "rank " + std::to_string(t.src) +
@@ -160,6 +168,26 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
   std::vector<bool> receivedNow(ranks * parts, false);
   for (const Arrival &a : arrivals)
     receivedNow[a.dst * parts + a.into] = true;
+  // A slot written by two transfers of one step: the value it keeps would
+  // depend on the order they are applied (the verifier's
+  // writtenByTwoTransfers states the same rule).
+  {
+    llvm::DenseMap<int64_t, const Transfer *> writer;
+    for (const Transfer &t : transfers)
+      for (int64_t into : t.received) {
+        auto [it, fresh] = writer.try_emplace(t.dst * parts + into, &t);
+        if (!fresh && it->second != &t)
+          return violation("matching", t.dst, into,
+                           "rank " + std::to_string(t.dst) + "'s part " +
+                               std::to_string(into) +
+                               " is written by two transfers in one step "
+                               "(from ranks " +
+                               std::to_string(std::min(it->second->src, t.src)) +
+                               " and " +
+                               std::to_string(std::max(it->second->src, t.src)) +
+                               ")");
+      }
+  }
 
   // Copies that replace a value, to find contributions lost with them.
   struct Replaced {

@@ -301,6 +301,34 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
 // Matching
 //===----------------------------------------------------------------------===//
 
+/// Rank level: a slot that two transfers of one step write (a local copy
+/// and a message, say): which value it keeps would depend on the order the
+/// runtime happens to apply them. Checked concretely, one pass per step
+/// (Simulation::apply states the same rule).
+static std::optional<Counterexample>
+writtenByTwoTransfers(const SlotProgram &sp) {
+  for (size_t s = 0; s < sp.transfers.size(); ++s) {
+    std::map<std::pair<int64_t, int64_t>, const Transfer *> writer;
+    for (const Transfer &t : sp.transfers[s])
+      for (int64_t part : t.received) {
+        auto [it, fresh] = writer.try_emplace({t.dst, part}, &t);
+        if (fresh || it->second == &t)
+          continue;
+        Counterexample c = makeCounterexample(
+            sp, static_cast<int64_t>(s), t.dst, part,
+            "rank " + std::to_string(t.dst) + "'s part " +
+                std::to_string(part) +
+                " is written by two transfers in one step (from ranks " +
+                std::to_string(std::min(it->second->src, t.src)) + " and " +
+                std::to_string(std::max(it->second->src, t.src)) + ")");
+        c.expected = "every part written at most once per step";
+        c.found = "part " + std::to_string(part) + " written twice";
+        return c;
+      }
+  }
+  return std::nullopt;
+}
+
 /// Rank level: for a symbolic rank x and each step, Z3 counts the
 /// transfers x sends and receives; a violation is a step where x sends or
 /// receives two messages, or receives a different number of parts than its
@@ -325,8 +353,11 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
     // A malformed message: sizes differ, or one names a part twice.
     z3::expr_vector malformed(ctx);
     for (const Transfer &t : step) {
-      sends = sends + z3::ite(x == num(t.src), num(1), num(0));
-      receives = receives + z3::ite(x == num(t.dst), num(1), num(0));
+      // A transfer to itself is a local copy between parts, no message.
+      if (t.src != t.dst) {
+        sends = sends + z3::ite(x == num(t.src), num(1), num(0));
+        receives = receives + z3::ite(x == num(t.dst), num(1), num(0));
+      }
       if (t.sent.size() != t.received.size() || repeatedPart(t.received))
         malformed.push_back(x == num(t.dst));
       if (repeatedPart(t.sent))
@@ -340,8 +371,15 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
     badAt.push_back(indicator);
   }
   std::optional<size_t> breach = firstBreach(solver, badAt, result);
-  if (!breach)
+  if (!breach) {
+    if (result.verdict != Verdict::proven)
+      return;
+    if (std::optional<Counterexample> c = writtenByTwoTransfers(sp)) {
+      result.verdict = Verdict::violated;
+      result.counterexample = *c;
+    }
     return;
+  }
   size_t s = *breach;
   minimize(solver, {x});
   z3::model model = solver.get_model();
@@ -349,13 +387,14 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
   std::vector<int64_t> to, from;
   const Transfer *uneven = nullptr, *sentTwice = nullptr, *filedTwice = nullptr;
   for (const Transfer &t : sp.transfers[s]) {
-    if (t.src == rank) {
+    if (t.src == rank && t.dst != rank) {
       to.push_back(t.dst);
       if (repeatedPart(t.sent))
         sentTwice = &t;
     }
     if (t.dst == rank) {
-      from.push_back(t.src);
+      if (t.src != rank)
+        from.push_back(t.src);
       if (t.sent.size() != t.received.size())
         uneven = &t;
       else if (repeatedPart(t.received))
@@ -523,6 +562,36 @@ static std::optional<Counterexample> twoPermutations(const SlotProgram &sp) {
   return std::nullopt;
 }
 
+/// Vector moves: one slot feeding two destinations of a step that sends
+/// (not a local copy): all moves share one permutation, so both copies of
+/// the part travel in one message to the same peer, the part named twice.
+static std::optional<Counterexample>
+sentTwiceInOneMessage(const SlotProgram &sp) {
+  const GroupAlgebra &group = *sp.algebra;
+  for (size_t s = 0; s < sp.steps.size(); ++s) {
+    const SlotStep &st = sp.steps[s];
+    if (st.isRange || st.moves.empty() || stepPermutation(sp, st).second)
+      continue;
+    std::set<int64_t> seen;
+    for (const SlotMove &m : st.moves) {
+      if (seen.insert(m.src).second)
+        continue;
+      int64_t from = m.src % sp.ranks, to = m.dst % sp.ranks;
+      int64_t part = m.src - from + group.inverse(from, 0);
+      int64_t peer = group.act(to, group.inverse(from, 0));
+      Counterexample c = makeCounterexample(
+          sp, static_cast<int64_t>(s), 0, part,
+          "rank 0 sends part " + std::to_string(part) +
+              " twice in one message to rank " + std::to_string(peer) + " (" +
+              sp.describeSlot(m.src) + " feeds two destinations)");
+      c.expected = "every part at most once per message";
+      c.found = "part " + std::to_string(part) + " twice";
+      return c;
+    }
+  }
+  return std::nullopt;
+}
+
 /// Vector moves: two values into one slot in one step.
 static std::optional<std::pair<size_t, int64_t>>
 twoIntoOneSlot(const SlotProgram &sp) {
@@ -585,6 +654,11 @@ static void matchingOfMoves(z3::context &ctx, const SlotProgram &sp,
   if (std::optional<Counterexample> split = twoPermutations(sp)) {
     result.verdict = Verdict::violated;
     result.counterexample = *split;
+    return;
+  }
+  if (std::optional<Counterexample> twice = sentTwiceInOneMessage(sp)) {
+    result.verdict = Verdict::violated;
+    result.counterexample = *twice;
     return;
   }
   if (sp.group == GroupKind::generated)
