@@ -490,12 +490,6 @@ struct SymbolicGroup {
 };
 } // namespace
 
-/// The placement k with t_k = t_to t_from^-1.
-static int64_t quotientPlacement(const GroupAlgebra &group, int64_t from,
-                                 int64_t to) {
-  return group.quotient(to, from);
-}
-
 /// The element t_k that a step of group moves applies (the quotient of
 /// its range move, or of its first vector move: twoPermutations() checks
 /// that the others agree), and whether the step is a local copy.
@@ -503,7 +497,7 @@ static std::pair<int64_t, bool> stepPermutation(const SlotProgram &sp,
                                                 const SlotStep &st) {
   int64_t from = st.isRange ? st.from : st.moves.front().src % sp.ranks;
   int64_t to = st.isRange ? st.to : st.moves.front().dst % sp.ranks;
-  int64_t k = quotientPlacement(*sp.algebra, from, to);
+  int64_t k = sp.algebra->quotient(to, from);
   return {k, k == 0 && !st.merges() && !st.isRange};
 }
 
@@ -532,32 +526,25 @@ static z3::expr oneOfTheMoves(const SymbolicGroup &g, const SlotProgram &sp,
 
 /// Vector moves: a step whose moves name two different permutations, found
 /// move by move (each is fixed by the rank it sends rank 0's part to). A
-/// range move is one permutation by its reading on the rank level (every
-/// vector goes along the first one's); where the others' placements do not
-/// agree with it, the parts are filed under the wrong index, which
-/// partIndicesOfMoves() reports as coverage.
+/// range that is not one permutation already arrives here as the moves
+/// its vectors really make (SlotProgram::build), all along one.
 static std::optional<Counterexample> twoPermutations(const SlotProgram &sp) {
   const GroupAlgebra &group = *sp.algebra;
   for (size_t s = 0; s < sp.steps.size(); ++s) {
     const SlotStep &st = sp.steps[s];
     if (st.isRange)
       continue;
-    std::optional<int64_t> first;
-    std::optional<Counterexample> split;
-    st.forEachMove([&](int64_t src, int64_t dst) {
-      int64_t other = group.act(dst % sp.ranks,
-                                group.inverse(src % sp.ranks, 0));
-      if (!first)
-        first = other;
-      else if (other != *first && !split)
-        split = makeCounterexample(
+    auto peerOfZero = [&](const SlotMove &m) {
+      return group.act(m.dst % sp.ranks, group.inverse(m.src % sp.ranks, 0));
+    };
+    int64_t first = peerOfZero(st.moves.front());
+    for (const SlotMove &m : st.moves)
+      if (int64_t other = peerOfZero(m); other != first)
+        return makeCounterexample(
             sp, static_cast<int64_t>(s), 0, -1,
-            "rank 0 sends to ranks " + std::to_string(std::min(*first, other)) +
-                " and " + std::to_string(std::max(*first, other)) +
+            "rank 0 sends to ranks " + std::to_string(std::min(first, other)) +
+                " and " + std::to_string(std::max(first, other)) +
                 ": the step's moves are not one permutation");
-    });
-    if (split)
-      return split;
   }
   return std::nullopt;
 }
@@ -1055,14 +1042,11 @@ static void partIndicesOfMoves(z3::context &ctx, const SlotProgram &sp,
     const GroupAlgebra &group = *sp.algebra;
     for (size_t s = 0; s < sp.steps.size(); ++s) {
       const SlotStep &st = sp.steps[s];
-      // A range sends every vector along its first one's permutation.
-      int64_t peerFrom = st.isRange ? st.from : -1, peerTo = st.isRange ? st.to : -1;
       std::optional<Counterexample> wrong;
       st.forEachMove([&](int64_t src, int64_t dst) {
         int64_t from = src % sp.ranks, to = dst % sp.ranks;
         for (int64_t x = 0; x < sp.ranks && !wrong; ++x) {
-          int64_t dest = st.isRange ? group.act(peerTo, group.inverse(peerFrom, x))
-                                    : group.act(to, group.inverse(from, x));
+          int64_t dest = group.act(to, group.inverse(from, x));
           int64_t sent = group.inverse(from, x), filed = group.inverse(to, dest);
           if (sent == filed)
             continue;
