@@ -42,33 +42,28 @@ const char *coll::verdictName(Verdict verdict) {
 std::vector<PropertyResult> coll::verifyProgram(ProgramOp program,
                                                 const VerifyOptions &options) {
   using Clock = std::chrono::steady_clock;
-  // The rank level holds a slot per (rank, part): past 2^26 of them the
-  // encodings would not fit in memory, so say so instead of running out.
-  constexpr double kMaxRankLevelSlots = double(1 << 26);
-  if (!provenOnGroupLevel(program) &&
-      double(program.getNumRanks()) * double(program.getNumParts()) >
-          kMaxRankLevelSlots) {
-    std::vector<PropertyResult> results;
-    for (Property p : kAllProperties) {
-      PropertyResult r{p};
-      r.scope = "P = " + std::to_string(program.getNumRanks());
-      r.note = "too large for the rank-level encoding (" +
-               std::to_string(program.getNumRanks()) + " ranks x " +
-               std::to_string(program.getNumParts()) +
-               " parts is over 2^26 slots)";
-      results.push_back(r);
-    }
-    return results;
-  }
-  SlotProgram sp = SlotProgram::build(program, /*perRank=*/false);
-  z3::context ctx; // one per program: creating a context costs milliseconds
-  std::string scope = "P = " + std::to_string(sp.ranks);
+  std::string scope = "P = " + std::to_string(program.getNumRanks());
   std::vector<PropertyResult> results;
   for (Property p : kAllProperties) {
     PropertyResult r{p};
     r.scope = scope;
     results.push_back(r);
   }
+  // The rank level holds a slot per (rank, part): past 2^26 of them the
+  // encodings would not fit in memory, so say so instead of running out.
+  constexpr double kMaxRankLevelSlots = double(1 << 26);
+  if (!provenOnGroupLevel(program) &&
+      double(program.getNumRanks()) * double(program.getNumParts()) >
+          kMaxRankLevelSlots) {
+    for (PropertyResult &r : results)
+      r.note = "too large for the rank-level encoding (" +
+               std::to_string(program.getNumRanks()) + " ranks x " +
+               std::to_string(program.getNumParts()) +
+               " parts is over 2^26 slots)";
+    return results;
+  }
+  SlotProgram sp = SlotProgram::build(program, /*perRank=*/false);
+  z3::context ctx; // one per program: creating a context costs milliseconds
   PropertyResult &matching = results[0], &ownership = results[1],
                  &coverage = results[2], &legality = results[3];
   auto timed = [&](PropertyResult &r, auto &&prove) {
