@@ -6,6 +6,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace coll;
 using namespace mlir;
@@ -142,7 +143,13 @@ FailureOr<std::vector<int64_t>> coll::enumerateGroup(CollectiveOp spec,
   return table;
 }
 
-std::optional<int64_t> coll::repeatedPart(std::vector<int64_t> parts) {
+std::optional<int64_t>
+coll::repeatedPart(const std::vector<int64_t> &listed) {
+  // Lists are almost always increasing: then no copy and no sort.
+  if (std::adjacent_find(listed.begin(), listed.end(),
+                         std::greater_equal<int64_t>()) == listed.end())
+    return std::nullopt;
+  std::vector<int64_t> parts = listed;
   std::sort(parts.begin(), parts.end());
   auto it = std::adjacent_find(parts.begin(), parts.end());
   if (it == parts.end())

@@ -83,6 +83,9 @@ PlainProgram plainOf(ProgramOp program) {
 struct Verdicts {
   std::optional<Violation> simulation;
   std::vector<PropertyResult> z3;
+  /// The same program with every rank-level program decided by replay
+  /// where the verifier can (VerifyOptions::replayAboveSteps = 0).
+  std::vector<PropertyResult> replayed;
   /// Whether Z3 worked on placements (provenOnGroupLevel).
   bool groupLevel = false;
   std::set<std::string> violated() const {
@@ -116,13 +119,26 @@ std::optional<Verdicts> judge(mlir::MLIRContext &context,
   if (!module)
     return std::nullopt;
   ProgramOp program = *module->getOps<ProgramOp>().begin();
+  VerifyOptions replay;
+  replay.replayAboveSteps = 0;
   return Verdicts{Simulation::run(program), verifyProgram(program, {}),
-                  provenOnGroupLevel(program)};
+                  verifyProgram(program, replay), provenOnGroupLevel(program)};
 }
 
 /// The agreement the test suite demands of the two checkers.
 void checkAgreement(const Verdicts &v) {
   REQUIRE_FALSE(v.z3Unsettled());
+  // The replays give Z3's verdict on every property, and ownership's
+  // counterexample is the one Z3 minimizes to (first step, then slot).
+  REQUIRE(v.replayed.size() == v.z3.size());
+  for (size_t i = 0; i < v.z3.size(); ++i) {
+    CAPTURE(propertyName(v.z3[i].property));
+    CHECK(verdictName(v.replayed[i].verdict) == verdictName(v.z3[i].verdict));
+    if (v.z3[i].property == Property::ownership && v.z3[i].counterexample &&
+        v.replayed[i].counterexample)
+      CHECK(describeCounterexample(*v.replayed[i].counterexample) ==
+            describeCounterexample(*v.z3[i].counterexample));
+  }
   if (!v.simulation) {
     CHECK(v.z3Proven());
     return;

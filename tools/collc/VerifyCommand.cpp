@@ -94,6 +94,8 @@ public:
                    << (r.skipped ? "not checked" : verdictName(r.verdict));
       if (r.skipped)
         continue;
+      if (r.byReplay)
+        llvm::outs() << " by replay";
       if (r.method == "family proof")
         llvm::outs() << " (all P)";
       else
@@ -231,6 +233,7 @@ private:
             json.attribute("verdict", verdictName(r.verdict));
             json.attribute("seconds", r.seconds);
             json.attribute("method", r.method);
+            json.attribute("by_replay", r.byReplay);
             json.attribute("note", r.note);
             if (!r.counterexample)
               return;

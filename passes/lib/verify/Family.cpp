@@ -7,7 +7,9 @@
 //    and the receiver files each part under the index it was sent as;
 //  - the linear schedule (ring) hands every contribution along the ring
 //    and back, proven by induction over the step index j: the closed-form
-//    invariants below hold before step 0 and each step keeps them.
+//    invariants below hold before step 0 and each step keeps them;
+//  - the linear allgather copies placement 0 along the ring, by the same
+//    kind of induction.
 // The per-P check that a program is an instance of these closed forms is
 // familyCovers().
 //
@@ -250,6 +252,75 @@ std::vector<PropertyResult> linearSchedule(int64_t maxRanks,
   return results;
 }
 
+/// The linear allgather on placements, P symbolic: copy step i < P-1
+/// copies placement i onto i+1, and only placement 0 (each rank's own
+/// block) starts with a value. Invariants (i steps done):
+///   ownership: slot q has never received a value iff q > i;
+///   coverage:  before copy step i, the final value of slot k comes from
+///              min(k, i), so every slot ends with placement 0's value.
+std::vector<PropertyResult> linearAllgather(int64_t maxRanks,
+                                            const VerifyOptions &options) {
+  std::string scope = "all P in [2, " + std::to_string(maxRanks) + "]";
+  std::vector<PropertyResult> results;
+  auto facts = [&](z3::solver &solver, const z3::expr &P, const z3::expr &i,
+                   std::initializer_list<z3::expr> slots) {
+    solver.add(P >= 2 && P <= solver.ctx().int_val(maxRanks));
+    solver.add(i >= 0 && i <= P - 2);
+    for (const z3::expr &q : slots)
+      solver.add(q >= 0 && q < P);
+  };
+  { // Ownership: a copy never sends a slot that has no value yet.
+    PropertyResult r{Property::ownership};
+    r.method = "Z3 (linear integer arithmetic): induction over the step "
+               "index of the linear allgather, symbolic P and slot";
+    z3::context ctx;
+    z3::solver solver = makeSolver(ctx, options, "QF_LIA");
+    z3::expr P = ctx.int_const("P"), i = ctx.int_const("i"),
+             q = ctx.int_const("q");
+    facts(solver, P, i, {q});
+    auto empty = [&](const z3::expr &done, const z3::expr &slot) {
+      return slot > done;
+    };
+    z3::expr zero = ctx.int_val(0);
+    // Step i sends i and fills i+1.
+    z3::expr next = z3::ite(q == i + 1, ctx.bool_val(false), empty(i, q));
+    solver.add(empty(zero, q) != (q != zero) ||
+               next != empty(i + 1, q) || empty(i, i));
+    settle(solver, r);
+    r.scope = scope;
+    results.push_back(r);
+  }
+  { // Coverage: every final slot copies placement 0, the one value.
+    PropertyResult r{Property::coverage};
+    r.method = "Z3 (linear integer arithmetic): induction over the step "
+               "index of the linear allgather, symbolic P and slot";
+    z3::context ctx;
+    z3::solver solver = makeSolver(ctx, options, "QF_LIA");
+    z3::expr P = ctx.int_const("P"), i = ctx.int_const("i"),
+             k = ctx.int_const("k");
+    facts(solver, P, i, {k});
+    auto origin = [&](const z3::expr &before, const z3::expr &slot) {
+      return z3::ite(slot < before, slot, before);
+    };
+    z3::expr later = origin(i + 1, k);
+    z3::expr stepped = z3::ite(later == i + 1, i, later);
+    solver.add(origin(P - 1, k) != k || stepped != origin(i, k) ||
+               origin(ctx.int_val(0), k) != 0);
+    settle(solver, r);
+    r.scope = scope;
+    results.push_back(r);
+    if (r.verdict == Verdict::proven) {
+      PropertyResult legality{Property::operatorLegality};
+      legality.verdict = Verdict::proven;
+      legality.scope = scope;
+      legality.method = "nothing is combined: the allgather only copies";
+      legality.note = "bitwise-identical results: yes (data is only copied)";
+      results.push_back(legality);
+    }
+  }
+  return results;
+}
+
 bool isAligned(int64_t from, int64_t to, int64_t vectors) {
   for (int64_t block = 1;; block *= 2) {
     if (from % block || to % block)
@@ -278,6 +349,10 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
       spec.getKind() == CollectiveKind::allreduce)
     for (PropertyResult &r : linearSchedule(maxRanks, options))
       results.push_back(std::move(r));
+  if (spec.getSchedule() == ScheduleKind::linear &&
+      spec.getKind() == CollectiveKind::allgather)
+    for (PropertyResult &r : linearAllgather(maxRanks, options))
+      results.push_back(std::move(r));
   return results;
 }
 
@@ -301,8 +376,23 @@ bool coll::familyCovers(CollectiveOp spec, ProgramOp program,
   if (property == Property::operatorLegality && program.getNoncommutative())
     return false;
   if (property == Property::matching ||
-      spec.getSchedule() != ScheduleKind::linear ||
-      program.getKind() != CollectiveKind::allreduce ||
+      spec.getSchedule() != ScheduleKind::linear)
+    return false;
+  if (program.getKind() == CollectiveKind::allgather) {
+    // The allgather's induction: copy step i moves placement i onto i+1.
+    if (static_cast<int64_t>(steps.size()) != P - 1 ||
+        program.getNumScratchParts().value_or(0) != 0 ||
+        program.getNumParts() != P)
+      return false;
+    for (int64_t i = 0; i + 1 < P; ++i) {
+      StepOp copy = steps[i];
+      if (copy.getStepKind() != StepKind::copy || *copy.getFrom() != i ||
+          *copy.getTo() != i + 1 || *copy.getVectors() != 1)
+        return false;
+    }
+    return true;
+  }
+  if (program.getKind() != CollectiveKind::allreduce ||
       static_cast<int64_t>(steps.size()) != 2 * (P - 1))
     return false;
   for (int64_t j = 0; j + 1 < P; ++j) {

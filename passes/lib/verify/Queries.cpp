@@ -307,68 +307,115 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
 /// (Simulation::apply states the same rule).
 static std::optional<Counterexample>
 writtenByTwoTransfers(const SlotProgram &sp) {
+  // writer[slot]: the transfer of the current step that wrote it.
+  std::vector<const Transfer *> writer(sp.numSlots, nullptr);
   for (size_t s = 0; s < sp.transfers.size(); ++s) {
-    std::map<std::pair<int64_t, int64_t>, const Transfer *> writer;
     for (const Transfer &t : sp.transfers[s])
       for (int64_t part : t.received) {
-        auto [it, fresh] = writer.try_emplace({t.dst, part}, &t);
-        if (fresh || it->second == &t)
+        const Transfer *&w = writer[part * sp.ranks + t.dst];
+        if (!w || w == &t) {
+          w = &t;
           continue;
+        }
         Counterexample c = makeCounterexample(
             sp, static_cast<int64_t>(s), t.dst, part,
             "rank " + std::to_string(t.dst) + "'s part " +
                 std::to_string(part) +
                 " is written by two transfers in one step (from ranks " +
-                std::to_string(std::min(it->second->src, t.src)) + " and " +
-                std::to_string(std::max(it->second->src, t.src)) + ")");
+                std::to_string(std::min(w->src, t.src)) + " and " +
+                std::to_string(std::max(w->src, t.src)) + ")");
         c.expected = "every part written at most once per step";
         c.found = "part " + std::to_string(part) + " written twice";
         return c;
       }
+    for (const Transfer &t : sp.transfers[s])
+      for (int64_t part : t.received)
+        writer[part * sp.ranks + t.dst] = nullptr;
   }
   return std::nullopt;
 }
 
-/// Rank level: for a symbolic rank x and each step, Z3 counts the
-/// transfers x sends and receives; a violation is a step where x sends or
-/// receives two messages, or receives a different number of parts than its
-/// sender sends.
+static void explainMatching(const SlotProgram &sp, size_t s, int64_t rank,
+                            PropertyResult &result);
+static void matchingByReplay(const SlotProgram &sp, PropertyResult &result);
+static bool decidedByReplay(const SlotProgram &sp,
+                            const VerifyOptions &options);
+
+/// Rank level: for a symbolic rank x and each step, Z3 decides whether x
+/// sends in two blocks of the step's transfers, or receives in two (a
+/// block is transfers of distinct senders, so two messages are two
+/// blocks), or receives a different number of parts than its sender sends.
+/// A block's senders (receivers) are a cyclic range, i.e. one or two
+/// intervals; sorted by their start, two intervals share a rank only if
+/// two adjacent ones do (if I_i and I_k, i < k, overlap, I_{i+1} starts
+/// inside I_i), so a step is one term per interval: whatever P is for
+/// cyclic ranges, one per sender for a strided block (strided sets
+/// interleave without sharing ranks, so they are taken rank by rank).
+static z3::expr twoIntervalsHold(const Encoder &e, const z3::expr &x,
+                                 const std::vector<MoveBlock> &blocks,
+                                 bool senders) {
+  struct Interval {
+    int64_t lo, hi;
+  };
+  int64_t P = e.program.ranks;
+  std::vector<Interval> intervals;
+  for (const MoveBlock &b : blocks) {
+    if (b.shift == 0)
+      continue; // a local copy between parts: no message
+    int64_t lo = senders ? b.first : (b.first + b.shift) % P;
+    if (b.stride > 1) {
+      // A strided block is count lone ranks: strided sets interleave
+      // without sharing ranks, so no order of them would help Z3.
+      for (int64_t i = 0; i < b.count; ++i) {
+        int64_t r = (lo + i * b.stride) % P;
+        intervals.push_back({r, r + 1});
+      }
+      continue;
+    }
+    int64_t count = std::min(b.count, P);
+    if (lo + count <= P) {
+      intervals.push_back({lo, lo + count});
+    } else {
+      intervals.push_back({lo, P});
+      intervals.push_back({0, lo + count - P});
+    }
+  }
+  llvm::sort(intervals, [](const Interval &a, const Interval &b) {
+    return std::tie(a.lo, a.hi) < std::tie(b.lo, b.hi);
+  });
+  z3::expr_vector any(e.ctx);
+  for (size_t i = 0; i + 1 < intervals.size(); ++i) {
+    const Interval &a = intervals[i], &b = intervals[i + 1];
+    any.push_back(z3::uge(x, e.field(b.lo)) &&
+                  z3::ult(x, e.field(std::min(a.hi, b.hi))));
+  }
+  return z3::mk_or(any);
+}
+
 static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
                                 const VerifyOptions &options,
                                 PropertyResult &result) {
-  result.method = "Z3: symbolic rank, messages counted per step";
-  // Wide enough that no count of a step's transfers wraps.
-  size_t most = static_cast<size_t>(sp.ranks);
-  for (const std::vector<Transfer> &step : sp.transfers)
-    most = std::max(most, step.size());
-  unsigned w = llvm::Log2_64_Ceil(static_cast<uint64_t>(most) + 1) + 2;
-  auto num = [&](int64_t v) { return ctx.bv_val(static_cast<uint64_t>(v), w); };
+  result.method = "Z3: symbolic rank, messages counted per step, one term "
+                  "per block of transfers";
+  Encoder e(ctx, sp);
   z3::solver solver = makeSolver(ctx, options);
-  z3::expr x = ctx.bv_const("x", w);
-  solver.add(z3::ult(x, num(sp.ranks)));
+  z3::expr x = ctx.bv_const("x", e.fieldWidth);
+  solver.add(z3::ult(x, e.field(sp.ranks)));
   std::vector<z3::expr> badAt;
-  unsigned fresh = 0;
-  for (const std::vector<Transfer> &step : sp.transfers) {
-    z3::expr sends = num(0), receives = num(0);
+  for (size_t s = 0; s < sp.steps.size(); ++s) {
+    const std::vector<MoveBlock> &blocks = sp.steps[s].blocks;
+    z3::expr sendsTwo = twoIntervalsHold(e, x, blocks, /*senders=*/true);
+    z3::expr receivesTwo = twoIntervalsHold(e, x, blocks, /*senders=*/false);
     // A malformed message: sizes differ, or one names a part twice.
     z3::expr_vector malformed(ctx);
-    for (const Transfer &t : step) {
-      // A transfer to itself is a local copy between parts, no message.
-      if (t.src != t.dst) {
-        sends = sends + z3::ite(x == num(t.src), num(1), num(0));
-        receives = receives + z3::ite(x == num(t.dst), num(1), num(0));
-      }
+    for (const Transfer &t : sp.transfers[s]) {
       if (t.sent.size() != t.received.size() || repeatedPart(t.received))
-        malformed.push_back(x == num(t.dst));
+        malformed.push_back(x == e.field(t.dst));
       if (repeatedPart(t.sent))
-        malformed.push_back(x == num(t.src));
+        malformed.push_back(x == e.field(t.src));
     }
-    z3::expr indicator =
-        ctx.bool_const(("bad!" + std::to_string(fresh++)).c_str());
-    solver.add(indicator ==
-               (z3::uge(sends, num(2)) || z3::uge(receives, num(2)) ||
-                z3::mk_or(malformed)));
-    badAt.push_back(indicator);
+    badAt.push_back(e.name(solver, "bad",
+                           sendsTwo || receivesTwo || z3::mk_or(malformed)));
   }
   std::optional<size_t> breach = firstBreach(solver, badAt, result);
   if (!breach) {
@@ -384,6 +431,44 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
   minimize(solver, {x});
   z3::model model = solver.get_model();
   int64_t rank = static_cast<int64_t>(model.eval(x, true).get_numeral_uint64());
+  explainMatching(sp, s, rank, result);
+}
+
+/// The same counts run concretely, rank by rank: for programs decided by
+/// replay (long chains and pipelines, whose strided blocks would make Z3
+/// solve congruences between tree levels).
+static void matchingByReplay(const SlotProgram &sp, PropertyResult &result) {
+  result.method = "exact replay of every step's messages, rank by rank";
+  result.byReplay = true;
+  std::vector<int64_t> sends(sp.ranks), receives(sp.ranks);
+  for (size_t s = 0; s < sp.transfers.size(); ++s) {
+    std::fill(sends.begin(), sends.end(), 0);
+    std::fill(receives.begin(), receives.end(), 0);
+    std::vector<char> bad(sp.ranks, 0);
+    for (const Transfer &t : sp.transfers[s]) {
+      if (t.src != t.dst) {
+        bad[t.src] |= ++sends[t.src] > 1;
+        bad[t.dst] |= ++receives[t.dst] > 1;
+      }
+      if (t.sent.size() != t.received.size() || repeatedPart(t.received))
+        bad[t.dst] = 1;
+      if (repeatedPart(t.sent))
+        bad[t.src] = 1;
+    }
+    for (int64_t x = 0; x < sp.ranks; ++x)
+      if (bad[x])
+        return explainMatching(sp, s, x, result);
+  }
+  result.verdict = Verdict::proven;
+  if (std::optional<Counterexample> c = writtenByTwoTransfers(sp)) {
+    result.verdict = Verdict::violated;
+    result.counterexample = *c;
+  }
+}
+
+/// Fills the matching counterexample of rank `rank` at step s.
+static void explainMatching(const SlotProgram &sp, size_t s, int64_t rank,
+                            PropertyResult &result) {
   std::vector<int64_t> to, from;
   const Transfer *uneven = nullptr, *sentTwice = nullptr, *filedTwice = nullptr;
   for (const Transfer &t : sp.transfers[s]) {
@@ -689,6 +774,8 @@ void coll::verify::proveMatching(z3::context &ctx, const SlotProgram &sp,
                                  PropertyResult &result) {
   if (sp.groupLevel)
     matchingOfMoves(ctx, sp, options, result);
+  else if (decidedByReplay(sp, options))
+    matchingByReplay(sp, result);
   else
     matchingOfTransfers(ctx, sp, options, result);
 }
@@ -697,6 +784,78 @@ void coll::verify::proveMatching(z3::context &ctx, const SlotProgram &sp,
 // Ownership
 //===----------------------------------------------------------------------===//
 
+/// Fills an ownership counterexample: `slot` is sent (or, `sends` false,
+/// combined into) at step s while released.
+static void explainOwnership(const SlotProgram &sp, size_t s, int64_t slot,
+                             bool sends, PropertyResult &result) {
+  // When was it released? The last combine before s that sent it.
+  int64_t givenAway = -1;
+  for (size_t k = 0; k < s; ++k) {
+    bool sent = false, receives = false;
+    sp.steps[k].forEachMove([&](int64_t src, int64_t dst) {
+      sent |= src == slot;
+      receives |= dst == slot;
+    });
+    if (receives)
+      givenAway = -1;
+    else if (sent && sp.steps[k].combines())
+      givenAway = static_cast<int64_t>(k);
+  }
+  result.verdict = Verdict::violated;
+  std::string when =
+      givenAway >= 0 ? "it was handed on at step " + std::to_string(givenAway)
+                     : std::string("the rank never received it");
+  std::string message = sp.describeSlot(slot) +
+                        (sends ? " is sent" : " is combined into") +
+                        " at step " + std::to_string(s) + ", but " + when;
+  Counterexample c =
+      makeCounterexample(sp, s, sp.rankOf(slot), sp.partOf(slot), message);
+  c.expected = "a block the rank holds";
+  c.found = givenAway >= 0
+                ? "a block given away at step " + std::to_string(givenAway)
+                : "a block the rank never received";
+  result.counterexample = c;
+}
+
+/// The same chain run concretely on every slot at once: the first step
+/// that breaks it, and there the smallest slot (the order Z3's
+/// counterexample is minimized in).
+static void ownershipByReplay(const SlotProgram &sp, PropertyResult &result) {
+  result.method = "exact replay of every slot's released state (" +
+                  std::to_string(sp.steps.size()) +
+                  " steps: too deep a chain for Z3's symbolic slot)";
+  result.byReplay = true;
+  std::vector<char> released(sp.numSlots), sends(sp.numSlots),
+      receives(sp.numSlots);
+  for (int64_t q = 0; q < sp.numSlots; ++q)
+    released[q] = !sp.initial[q];
+  for (size_t s = 0; s < sp.steps.size(); ++s) {
+    const SlotStep &step = sp.steps[s];
+    std::vector<int64_t> touched;
+    step.forEachMove([&](int64_t src, int64_t dst) {
+      sends[src] = receives[dst] = 1;
+      touched.push_back(src);
+      touched.push_back(dst);
+    });
+    llvm::sort(touched);
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    for (int64_t q : touched)
+      if (released[q] && (sends[q] || (step.merges() && receives[q])))
+        return explainOwnership(sp, s, q, sends[q], result);
+    for (int64_t q : touched) {
+      released[q] = receives[q] ? 0
+                    : step.combines() ? (sends[q] || released[q])
+                                      : released[q];
+    }
+    for (int64_t q : touched)
+      sends[q] = receives[q] = 0;
+  }
+  result.verdict = Verdict::proven;
+}
+
+static bool decidedByReplay(const SlotProgram &sp,
+                            const VerifyOptions &options);
+
 /// released(q) after each step, as a chain on one symbolic slot q: a slot
 /// is released when a combine hands its value on and it receives nothing
 /// back, and held again when it receives. A violation is a step that sends
@@ -704,6 +863,8 @@ void coll::verify::proveMatching(z3::context &ctx, const SlotProgram &sp,
 void coll::verify::proveOwnership(z3::context &ctx, const SlotProgram &sp,
                                   const VerifyOptions &options,
                                   PropertyResult &result) {
+  if (decidedByReplay(sp, options))
+    return ownershipByReplay(sp, result);
   result.method = "Z3: symbolic slot, released-state chain over the steps";
   Encoder e(ctx, sp);
   z3::solver solver = makeSolver(ctx, options);
@@ -727,35 +888,9 @@ void coll::verify::proveOwnership(z3::context &ctx, const SlotProgram &sp,
   size_t s = *breach;
   minimize(solver, {q});
   z3::model model = solver.get_model();
-  int64_t slot = e.valueOf(model, q);
-  // When was it released? The last combine before s that sent it.
-  int64_t givenAway = -1;
-  for (size_t k = 0; k < s; ++k) {
-    bool sends = false, receives = false;
-    sp.steps[k].forEachMove([&](int64_t src, int64_t dst) {
-      sends |= src == slot;
-      receives |= dst == slot;
-    });
-    if (receives)
-      givenAway = -1;
-    else if (sends && sp.steps[k].combines())
-      givenAway = static_cast<int64_t>(k);
-  }
+  int64_t slot = e.slotValue(model, q);
   bool sends = model.eval(e.sent(sp.steps[s], q), true).is_true();
-  result.verdict = Verdict::violated;
-  std::string when =
-      givenAway >= 0 ? "it was handed on at step " + std::to_string(givenAway)
-                     : std::string("the rank never received it");
-  std::string message = sp.describeSlot(slot) +
-                        (sends ? " is sent" : " is combined into") +
-                        " at step " + std::to_string(s) + ", but " + when;
-  Counterexample c =
-      makeCounterexample(sp, s, sp.rankOf(slot), sp.partOf(slot), message);
-  c.expected = "a block the rank holds";
-  c.found = givenAway >= 0
-                ? "a block given away at step " + std::to_string(givenAway)
-                : "a block the rank never received";
-  result.counterexample = c;
+  explainOwnership(sp, s, slot, sends, result);
 }
 
 //===----------------------------------------------------------------------===//
@@ -787,7 +922,10 @@ static void coverageReduceThenCopy(z3::context &ctx, const SlotProgram &sp,
                                    PropertyResult &result,
                                    PropertyResult &ownership) {
   result.method =
-      "Z3: symbolic slot and contribution, reduce path == copy path";
+      sp.groupLevel
+          ? "Z3: symbolic slot and contribution, reduce path == copy path"
+          : "Z3: symbolic part, rank and contribution, reduce path == copy "
+            "path, one term per block of transfers";
   Encoder e(ctx, sp);
   z3::solver solver = makeSolver(ctx, options);
   z3::expr y = e.slotVar("y"), t = e.slotVar("t");
@@ -809,8 +947,156 @@ static void coverageReduceThenCopy(z3::context &ctx, const SlotProgram &sp,
     return;
   minimize(solver, {y, t});
   z3::model model = solver.get_model();
-  explainCoverage(sp, e.valueOf(model, y), e.valueOf(model, t), result,
+  explainCoverage(sp, e.slotValue(model, y), e.slotValue(model, t), result,
                   ownership);
+}
+
+/// Rank-level reduce-then-copy programs whose moves keep part indices
+/// (trees, digit routings, the direct alltoall): a contribution never
+/// changes part, and no kind but the exclusive scan needs another part's
+/// contributions, so the query of coverageReduceThenCopy splits into one
+/// per part j with the rank and the contribution symbolic. Each has terms
+/// only for the blocks that move part j, and a run of steps that each
+/// shift every rank composes into one addition: a digit routing's part is
+/// a query of one sum, where one query over a symbolic part would have Z3
+/// rediscover the digits of every part (seconds at P = 1024).
+static bool keepsPartIndices(const SlotProgram &sp) {
+  if (sp.groupLevel || sp.kind == CollectiveKind::exclusive_scan ||
+      !sp.isReduceThenCopy())
+    return false;
+  return llvm::all_of(sp.steps, [](const SlotStep &step) {
+    return llvm::all_of(step.blocks, [](const MoveBlock &b) {
+      return llvm::all_of(b.runs,
+                          [](const PartRun &r) { return r.sent == r.received; });
+    });
+  });
+}
+
+/// Whether the parts' paths compose: the query per part costs a term per
+/// step in which the part moves by a block of fewer than P senders, so it
+/// is the faster form when that happens about once per part or less (the
+/// alltoalls); trees, whose levels are such blocks, take the one query of
+/// coverageReduceThenCopy.
+static bool pathsCompose(const SlotProgram &sp) {
+  int64_t partial = 0;
+  std::vector<int64_t> lastStep(sp.parts, -1);
+  for (size_t s = 0; s < sp.steps.size(); ++s)
+    for (const MoveBlock &b : sp.steps[s].blocks)
+      if (b.count < sp.ranks)
+        for (const PartRun &r : b.runs)
+          for (int64_t j = r.sent; j < r.sent + r.length; ++j)
+            if (lastStep[j] != static_cast<int64_t>(s)) {
+              lastStep[j] = static_cast<int64_t>(s);
+              if (++partial > sp.parts * std::max<int64_t>(1, llvm::Log2_64(sp.ranks)))
+                return false;
+            }
+  return true;
+}
+
+/// Rank-level programs of many steps whose parts' paths do not compose
+/// (chains and pipelines of single transfers): Z3's chain over one
+/// symbolic slot is thousands of steps deep and takes minutes at P =
+/// 4096, so ownership, coverage and the identical-results note are
+/// decided by an exact replay, and reported as such.
+static bool decidedByReplay(const SlotProgram &sp,
+                            const VerifyOptions &options) {
+  return !sp.groupLevel && sp.steps.size() > options.replayAboveSteps &&
+         !(keepsPartIndices(sp) && pathsCompose(sp));
+}
+
+static void coverageByPart(z3::context &ctx, const SlotProgram &sp,
+                           const VerifyOptions &options,
+                           PropertyResult &result, PropertyResult &ownership) {
+  result.method = "Z3: one query per part, symbolic rank and contribution, "
+                  "reduce path == copy path, the part's moves composed";
+  // movers[j]: (step, block) for every block that moves part j, in step
+  // order.
+  std::vector<std::vector<std::pair<size_t, const MoveBlock *>>> movers(
+      sp.parts);
+  for (size_t s = 0; s < sp.steps.size(); ++s)
+    for (const MoveBlock &b : sp.steps[s].blocks)
+      for (const PartRun &r : b.runs)
+        for (int64_t j = r.sent; j < r.sent + r.length; ++j)
+          movers[j].push_back({s, &b});
+  Encoder e(ctx, sp);
+  z3::solver solver = makeSolver(ctx, options);
+  z3::expr x = ctx.bv_const("rank", e.fieldWidth),
+           r = ctx.bv_const("from", e.fieldWidth);
+  solver.add(z3::ult(x, e.field(sp.ranks)) && z3::ult(r, e.field(sp.ranks)));
+  size_t firstCopy = sp.firstCopyStep();
+  int64_t P = sp.ranks;
+  for (int64_t j = 0; j < sp.parts; ++j) {
+    z3::expr part = e.field(j);
+    z3::expr delivered = e.deliveredAt(part, x), held = e.heldAt(part, r);
+    if ((delivered && held).simplify().is_false())
+      continue; // nothing of part j is delivered, or nothing starts there
+    solver.push();
+    solver.add(delivered && held);
+    // The rank a contribution of part j is at, through the steps in one
+    // direction. A step whose one block moves every rank adds its shift
+    // (mod P), and consecutive such steps compose into one addition; a
+    // step of partial blocks is an ite over them, each reading the rank
+    // before the step.
+    auto follow = [&](z3::expr at, bool forwards) {
+      std::vector<std::pair<size_t, size_t>> bySteps; // [begin, end)
+      for (size_t k = 0; k < movers[j].size(); ++k) {
+        size_t s = movers[j][k].first;
+        if (forwards != (s < firstCopy))
+          continue;
+        if (!bySteps.empty() && movers[j][bySteps.back().first].first == s)
+          bySteps.back().second = k + 1;
+        else
+          bySteps.push_back({k, k + 1});
+      }
+      if (!forwards)
+        std::reverse(bySteps.begin(), bySteps.end());
+      int64_t pending = 0; // shift not yet applied
+      auto by = [&](const MoveBlock &b) {
+        return forwards ? b.shift : (P - b.shift) % P;
+      };
+      for (auto [begin, end] : bySteps) {
+        const MoveBlock &only = *movers[j][begin].second;
+        if (end == begin + 1 && only.count >= P) {
+          pending = (pending + by(only)) % P;
+          continue;
+        }
+        at = e.rankAfter(at, pending);
+        pending = 0;
+        z3::expr next = at;
+        for (size_t k = end; k-- > begin;) {
+          const MoveBlock &b = *movers[j][k].second;
+          next = z3::ite(forwards ? e.sendsIn(b, at) : e.receivesIn(b, at),
+                         e.rankThrough(b, at, forwards), next);
+        }
+        at = e.name(solver, "at", next);
+      }
+      return e.rankAfter(at, pending);
+    };
+    z3::expr forward = follow(r, /*forwards=*/true);
+    z3::expr backward = follow(x, /*forwards=*/false);
+    z3::expr needed = e.needsAt(part, x, part, r);
+    solver.add((needed && forward != backward) ||
+               (!needed && forward == backward));
+    std::string reason;
+    switch (check(solver, reason)) {
+    case Outcome::unsat:
+      solver.pop();
+      continue;
+    case Outcome::unknown:
+      notProven(result, reason);
+      return;
+    case Outcome::sat:
+      break;
+    }
+    minimize(solver, {x, r});
+    z3::model model = solver.get_model();
+    auto value = [&](const z3::expr &v) {
+      return static_cast<int64_t>(model.eval(v, true).get_numeral_uint64());
+    };
+    explainCoverage(sp, j * P + value(x), j * P + value(r), result, ownership);
+    return;
+  }
+  result.verdict = Verdict::proven;
 }
 
 /// The program run on token lists: every delivered slot ends held, with
@@ -885,7 +1171,7 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
       return outcome;
     minimize(solver, {y, token});
     z3::model model = solver.get_model();
-    explainCoverage(sp, e.valueOf(model, y), e.valueOf(model, token), result,
+    explainCoverage(sp, e.slotValue(model, y), e.slotValue(model, token), result,
                     ownership);
     return outcome;
   };
@@ -933,102 +1219,11 @@ static bool hasVectorMoves(const SlotProgram &sp) {
 
 static void coverageByReplay(const SlotProgram &sp, PropertyResult &result,
                              PropertyResult &ownership) {
+  result.byReplay = true;
   result.method = "exact replay of every vector slot (group level: " +
                   std::to_string(sp.numSlots) + " slots, " +
                   std::to_string(sp.ranks) + " vectors)";
   finalSlotsByReplay(sp, result, ownership);
-}
-
-/// Rank-level reduce-then-copy programs whose transfers keep part indices
-/// (trees, the collectives of blocks): a slot is tracked as a pair (part j,
-/// rank x) and only x moves, so a step is a chain over its transfers (not
-/// its moves) with part sets as ranges, and no division is needed. Same
-/// query as coverageReduceThenCopy: Fwd(t) == Bwd(y) iff y needs t.
-static bool keepsPartIndices(const SlotProgram &sp) {
-  if (sp.groupLevel || isScan(sp.kind) || !sp.isReduceThenCopy())
-    return false;
-  for (const std::vector<Transfer> &step : sp.transfers)
-    for (const Transfer &t : step)
-      if (t.received != t.sent || repeatedPart(t.sent))
-        return false;
-  return true;
-}
-
-static void coverageOfPairs(z3::context &ctx, const SlotProgram &sp,
-                            const VerifyOptions &options,
-                            PropertyResult &result,
-                            PropertyResult &ownership) {
-  result.method = "Z3: symbolic part and rank, one term per transfer or "
-                  "shift";
-  int64_t P = sp.ranks;
-  unsigned width =
-      llvm::Log2_64_Ceil(static_cast<uint64_t>(std::max(P, sp.parts)) + 1) + 2;
-  auto num = [&](int64_t v) {
-    return ctx.bv_val(static_cast<uint64_t>(v), width);
-  };
-  z3::solver solver = makeSolver(ctx, options);
-  Encoder e(ctx, sp);
-  // Part sets as runs of consecutive indices.
-  auto inParts = [&](const z3::expr &j, std::vector<int64_t> parts) {
-    llvm::sort(parts);
-    z3::expr_vector any(ctx);
-    for (size_t i = 0; i < parts.size();) {
-      size_t k = i + 1;
-      while (k < parts.size() && parts[k] == parts[k - 1] + 1)
-        ++k;
-      any.push_back(z3::uge(j, num(parts[i])) && z3::ult(j, num(parts[k - 1] + 1)));
-      i = k;
-    }
-    return z3::mk_or(any);
-  };
-  // (a + b) mod P for a in [0, P), by comparison: no division.
-  auto addMod = [&](const z3::expr &a, int64_t b) {
-    z3::expr sum = a + num(((b % P) + P) % P);
-    return z3::ite(z3::uge(sum, num(P)), sum - num(P), sum);
-  };
-  // One step moves rank x along its transfers, backwards or forwards; a
-  // shift (every rank sends the same parts o ranks on: digit routings) is
-  // one term instead of one per transfer.
-  auto moveRank = [&](size_t s, const z3::expr &j, const z3::expr &x,
-                      bool backwards) {
-    const SlotStep &step = sp.steps[s];
-    if (step.isShift)
-      return e.name(solver, "at",
-                    z3::ite(inParts(j, step.shiftParts),
-                            addMod(x, backwards ? -step.shift : step.shift),
-                            x));
-    z3::expr result = x;
-    for (const Transfer &t : llvm::reverse(sp.transfers[s])) {
-      int64_t from = backwards ? t.dst : t.src, to = backwards ? t.src : t.dst;
-      result = z3::ite(x == num(from) && inParts(j, t.sent), num(to), result);
-    }
-    return e.name(solver, "at", result);
-  };
-  z3::expr j = ctx.bv_const("part", width), x = ctx.bv_const("rank", width),
-           r = ctx.bv_const("from", width);
-  solver.add(z3::ult(j, num(sp.parts)) && z3::ult(x, num(P)) &&
-             z3::ult(r, num(P)));
-  z3::expr needed = e.needsAt(j, x, j, r);
-  solver.add(e.deliveredAt(j, x) && e.heldAt(j, r));
-  size_t firstCopy = sp.firstCopyStep();
-  z3::expr forward = r;
-  for (size_t s = 0; s < firstCopy; ++s)
-    forward = moveRank(s, j, forward, /*backwards=*/false);
-  z3::expr backward = x;
-  for (size_t s = sp.steps.size(); s-- > firstCopy;)
-    backward = moveRank(s, j, backward, /*backwards=*/true);
-  solver.add((needed && forward != backward) ||
-             (!needed && forward == backward));
-  if (settled(solver, result))
-    return;
-  minimize(solver, {j, x, r});
-  z3::model model = solver.get_model();
-  auto value = [&](const z3::expr &v) {
-    return static_cast<int64_t>(model.eval(v, true).get_numeral_uint64());
-  };
-  int64_t part = value(j);
-  explainCoverage(sp, part * P + value(x), part * P + value(r), result,
-                  ownership);
 }
 
 /// Group level: the part rank x sends for placement from+i is the part its
@@ -1068,62 +1263,92 @@ static void partIndicesOfMoves(z3::context &ctx, const SlotProgram &sp,
     return;
   }
   SymbolicGroup g(ctx, *sp.group, sp.ranks);
-  z3::solver solver = makeSolver(ctx, options);
-  z3::expr from = ctx.bv_const("from", g.w), to = ctx.bv_const("to", g.w),
-           v = ctx.bv_const("v", g.w), step = ctx.bv_const("step", 32);
   if (sp.steps.empty())
     return;
-  // Ranges with their length; a vector move is a range of one.
-  z3::expr_vector table(ctx);
-  for (size_t s = 0; s < sp.steps.size(); ++s) {
-    const SlotStep &st = sp.steps[s];
-    z3::expr atStep = step == ctx.bv_val(static_cast<uint64_t>(s), 32);
-    if (st.isRange)
-      table.push_back(atStep && from == g.num(st.from) && to == g.num(st.to) &&
-                      v == g.num(st.vectors));
-    else
-      for (const SlotMove &m : st.moves)
-        table.push_back(atStep && from == g.num(m.src % sp.ranks) &&
-                        to == g.num(m.dst % sp.ranks) && v == g.num(1));
-  }
-  solver.add(z3::mk_or(table));
-  z3::expr x = ctx.bv_const("x", g.w), i = ctx.bv_const("i", g.w),
-           j = ctx.bv_const("j", g.w);
-  solver.add(z3::ult(x, g.num(sp.ranks)) && z3::ult(i, v) && z3::ult(j, v));
-  z3::expr dest = g.act(to, g.inverse(from, x));
-  z3::expr sentPart = g.inverse(from + i, x);
-  z3::expr filedAs = g.inverse(to + i, dest);
-  z3::expr wrong = sentPart != filedAs;
-  z3::expr twice = i != j && sentPart == g.inverse(from + j, x);
-  solver.add(wrong || twice);
-  if (settled(solver, result))
+  size_t vectorMoves = 0;
+  for (const SlotStep &st : sp.steps)
+    vectorMoves += st.isRange ? 0 : st.moves.size();
+  // Many vector moves (recursive doubling: P a step): first the claim for
+  // every single-vector move of the group, of which the program's are
+  // some; it holds for cyclic and xor groups alike, and is one row
+  // instead of P a step. Only if it fails does the table of the
+  // program's own moves decide (and name the step).
+  for (bool generic : {vectorMoves > 256, false}) {
+    if (generic && vectorMoves <= 256)
+      continue;
+    z3::solver solver = makeSolver(ctx, options);
+    z3::expr from = ctx.bv_const("from", g.w), to = ctx.bv_const("to", g.w),
+             v = ctx.bv_const("v", g.w), step = ctx.bv_const("step", 32);
+    // Ranges with their length; a vector move is a range of one.
+    z3::expr_vector table(ctx);
+    if (generic)
+      table.push_back(z3::ult(from, g.num(sp.ranks)) &&
+                      z3::ult(to, g.num(sp.ranks)) && v == g.num(1));
+    for (size_t s = 0; s < sp.steps.size(); ++s) {
+      const SlotStep &st = sp.steps[s];
+      z3::expr atStep = step == ctx.bv_val(static_cast<uint64_t>(s), 32);
+      if (st.isRange)
+        table.push_back(atStep && from == g.num(st.from) &&
+                        to == g.num(st.to) && v == g.num(st.vectors));
+      else if (!generic)
+        for (const SlotMove &m : st.moves)
+          table.push_back(atStep && from == g.num(m.src % sp.ranks) &&
+                          to == g.num(m.dst % sp.ranks) && v == g.num(1));
+    }
+    solver.add(z3::mk_or(table));
+    z3::expr x = ctx.bv_const("x", g.w), i = ctx.bv_const("i", g.w),
+             j = ctx.bv_const("j", g.w);
+    solver.add(z3::ult(x, g.num(sp.ranks)) && z3::ult(i, v) && z3::ult(j, v));
+    z3::expr dest = g.act(to, g.inverse(from, x));
+    z3::expr sentPart = g.inverse(from + i, x);
+    z3::expr filedAs = g.inverse(to + i, dest);
+    z3::expr wrong = sentPart != filedAs;
+    z3::expr twice = i != j && sentPart == g.inverse(from + j, x);
+    solver.add(wrong || twice);
+    if (generic) {
+      std::string reason;
+      if (check(solver, reason) == Outcome::unsat) {
+        result.verdict = Verdict::proven;
+        return;
+      }
+      continue;
+    }
+    if (settled(solver, result))
+      return;
+    minimize(solver, {step, x, i});
+    z3::model model = solver.get_model();
+    auto val = [&](const z3::expr &e) {
+      return static_cast<int64_t>(model.eval(e, true).get_numeral_uint64());
+    };
+    result.verdict = Verdict::violated;
+    int64_t s = val(step), xv = val(x);
+    Counterexample c = makeCounterexample(
+        sp, s, val(dest), val(filedAs),
+        "rank " + std::to_string(xv) + " sends its part " +
+            std::to_string(val(sentPart)) + " to rank " +
+            std::to_string(val(dest)) + ", which files it as part " +
+            std::to_string(val(filedAs)));
+    c.expected = "part " + std::to_string(val(sentPart));
+    c.found = "part " + std::to_string(val(filedAs));
+    result.counterexample = c;
     return;
-  minimize(solver, {step, x, i});
-  z3::model model = solver.get_model();
-  auto val = [&](const z3::expr &e) {
-    return static_cast<int64_t>(model.eval(e, true).get_numeral_uint64());
-  };
-  result.verdict = Verdict::violated;
-  int64_t s = val(step), xv = val(x);
-  Counterexample c = makeCounterexample(
-      sp, s, val(dest), val(filedAs),
-      "rank " + std::to_string(xv) + " sends its part " +
-          std::to_string(val(sentPart)) + " to rank " +
-          std::to_string(val(dest)) + ", which files it as part " +
-          std::to_string(val(filedAs)));
-  c.expected = "part " + std::to_string(val(sentPart));
-  c.found = "part " + std::to_string(val(filedAs));
-  result.counterexample = c;
+  }
 }
 
 void coll::verify::proveCoverage(z3::context &ctx, const SlotProgram &sp,
                                  const VerifyOptions &options,
                                  PropertyResult &result,
                                  PropertyResult &ownership) {
-  if (hasVectorMoves(sp))
+  if (hasVectorMoves(sp)) {
     coverageByReplay(sp, result, ownership);
-  else if (keepsPartIndices(sp))
-    coverageOfPairs(ctx, sp, options, result, ownership);
+  } else if (decidedByReplay(sp, options)) {
+    result.method = "exact replay of every slot's contributions (" +
+                    std::to_string(sp.steps.size()) +
+                    " steps: too deep a chain for Z3's symbolic slot)";
+    result.byReplay = true;
+    finalSlotsByReplay(sp, result, ownership);
+  } else if (keepsPartIndices(sp) && (sp.parts == 1 || pathsCompose(sp)))
+    coverageByPart(ctx, sp, options, result, ownership);
   else if (sp.isReduceThenCopy())
     coverageReduceThenCopy(ctx, sp, options, result, ownership);
   else
@@ -1169,13 +1394,41 @@ static std::string identicalResults(z3::context &ctx, const SlotProgram &sp,
   if (!sp.isReduceThenCopy())
     return "bitwise-identical results: not determined (combines after "
            "copies or exchanges)";
+  if (decidedByReplay(sp, options)) {
+    // Where each slot's final value is copied from, for all slots at once.
+    std::vector<int64_t> origin(sp.numSlots);
+    for (int64_t q = 0; q < sp.numSlots; ++q)
+      origin[q] = q;
+    for (size_t s = sp.firstCopyStep(); s < sp.steps.size(); ++s) {
+      std::vector<std::pair<int64_t, int64_t>> arriving;
+      sp.steps[s].forEachMove([&](int64_t src, int64_t dst) {
+        arriving.push_back({dst, origin[src]});
+      });
+      for (auto [dst, from] : arriving)
+        origin[dst] = from;
+    }
+    std::vector<int64_t> first(sp.parts, -1);
+    for (int64_t q = 0; q < sp.numSlots; ++q) {
+      if (!sp.delivered[q])
+        continue;
+      int64_t &seen = first[sp.partOf(q)];
+      if (seen < 0)
+        seen = q;
+      else if (origin[seen] != origin[q])
+        return "bitwise-identical results: no (" + sp.describeSlot(seen) +
+               " and " + sp.describeSlot(q) +
+               " come from different reductions; by replay)";
+    }
+    return "bitwise-identical results: yes (each part is reduced once, "
+           "then copied; by replay)";
+  }
   Encoder e(ctx, sp);
   z3::solver solver = makeSolver(ctx, options);
   z3::expr y1 = e.slotVar("y1"), y2 = e.slotVar("y2");
   solver.add(e.inDomain(y1) && e.inDomain(y2));
   solver.add(e.isDelivered(y1) && e.isDelivered(y2));
   if (!sp.groupLevel)
-    solver.add(z3::udiv(y1, e.num(sp.ranks)) == z3::udiv(y2, e.num(sp.ranks)));
+    solver.add(e.partOf(y1) == e.partOf(y2));
   z3::expr b1 = backThroughCopies(e, solver, y1, "b1");
   z3::expr b2 = backThroughCopies(e, solver, y2, "b2");
   solver.add(b1 != b2);
@@ -1192,8 +1445,8 @@ static std::string identicalResults(z3::context &ctx, const SlotProgram &sp,
   minimize(solver, {y1, y2});
   z3::model model = solver.get_model();
   return "bitwise-identical results: no (" +
-         sp.describeSlot(e.valueOf(model, y1)) + " and " +
-         sp.describeSlot(e.valueOf(model, y2)) +
+         sp.describeSlot(e.slotValue(model, y1)) + " and " +
+         sp.describeSlot(e.slotValue(model, y2)) +
          " come from different reductions)";
 }
 
@@ -1207,6 +1460,7 @@ static std::string identicalResults(z3::context &ctx, const SlotProgram &sp,
 static void rankOrderByReplay(const SlotProgram &sp, PropertyResult &result,
                               const std::string &why) {
   result.method = "exact replay of every merge (" + why + ")";
+  result.byReplay = true;
   for (size_t s = 0; s < sp.steps.size(); ++s) {
     const SlotStep &step = sp.steps[s];
     if (!step.merges())
@@ -1270,14 +1524,13 @@ static void rankOrder(z3::context &ctx, const SlotProgram &sp,
   z3::expr y = e.slotVar("y");
   solver.add(e.inDomain(y));
   z3::expr c[3] = {e.slotVar("c1"), e.slotVar("c2"), e.slotVar("c3")};
-  z3::expr ranks = e.num(sp.ranks);
   for (z3::expr &ci : c) {
     solver.add(e.inDomain(ci));
-    solver.add(z3::udiv(ci, ranks) == z3::udiv(y, ranks)); // y's part
+    solver.add(e.partOf(ci) == e.partOf(y)); // y's part
     solver.add(e.initiallyHeld(ci));
   }
   // Rank level only (verifyProgram builds one): a token's rank.
-  auto rankKey = [&](const z3::expr &token) { return z3::urem(token, ranks); };
+  auto rankKey = [&](const z3::expr &token) { return e.rankOf(token); };
   solver.add(z3::ult(rankKey(c[0]), rankKey(c[1])) &&
              z3::ult(rankKey(c[1]), rankKey(c[2])));
   // Two more, d0 below d1, for the order of the operands: the runtime puts
@@ -1286,7 +1539,7 @@ static void rankOrder(z3::context &ctx, const SlotProgram &sp,
   z3::expr d[2] = {e.slotVar("d1"), e.slotVar("d2")};
   for (z3::expr &di : d) {
     solver.add(e.inDomain(di));
-    solver.add(z3::udiv(di, ranks) == z3::udiv(y, ranks));
+    solver.add(e.partOf(di) == e.partOf(y));
     solver.add(e.initiallyHeld(di));
   }
   solver.add(z3::ult(rankKey(d[0]), rankKey(d[1])));
@@ -1329,7 +1582,7 @@ static void rankOrder(z3::context &ctx, const SlotProgram &sp,
   size_t s = *breach;
   minimize(solver, {y, c[0], c[1], c[2], d[0], d[1]});
   z3::model model = solver.get_model();
-  int64_t slot = e.valueOf(model, y);
+  int64_t slot = e.slotValue(model, y);
   // The two operands, replayed for the message.
   std::vector<std::vector<int64_t>> tokens = Replay(sp, s).tokens;
   int64_t src = -1;

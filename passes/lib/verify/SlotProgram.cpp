@@ -6,6 +6,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <map>
+
 using namespace coll;
 using namespace coll::verify;
 
@@ -20,27 +22,82 @@ void SlotStep::forEachMove(
     fn(m.src, m.dst);
 }
 
-/// Marks `s` as a shift when its transfers are exactly x -> x + shift for
-/// every rank x, all with the same parts, kept under the same indices.
-static void detectShift(SlotStep &s, const std::vector<Transfer> &transfers,
-                        int64_t ranks) {
-  if (static_cast<int64_t>(transfers.size()) != ranks || ranks < 2)
-    return;
-  int64_t shift = ((transfers[0].dst - transfers[0].src) % ranks + ranks) % ranks;
-  std::vector<bool> seen(ranks, false);
+std::vector<MoveBlock>
+coll::verify::blocksOfTransfers(const std::vector<Transfer> &transfers,
+                                int64_t ranks) {
+  // Each transfer's moves as runs of consecutive parts filed under
+  // consecutive indices; transfers with the same runs and the same
+  // distance to their receiver (mod P) are one key.
+  std::map<std::pair<int64_t, std::vector<PartRun>>, std::vector<int64_t>>
+      sendersOf;
   for (const Transfer &t : transfers) {
-    if (seen[t.src] || ((t.dst - t.src) % ranks + ranks) % ranks != shift ||
-        t.sent != transfers[0].sent || t.received != t.sent)
-      return;
-    seen[t.src] = true;
+    std::vector<PartRun> runs;
+    size_t n = std::min(t.sent.size(), t.received.size());
+    for (size_t i = 0; i < n; ++i) {
+      if (!runs.empty() && t.sent[i] == t.sent[i - 1] + 1 &&
+          t.received[i] == t.received[i - 1] + 1) {
+        ++runs.back().length;
+        continue;
+      }
+      runs.push_back({t.sent[i], t.received[i], 1});
+    }
+    int64_t shift = ((t.dst - t.src) % ranks + ranks) % ranks;
+    sendersOf[{shift, std::move(runs)}].push_back(t.src);
   }
-  std::vector<int64_t> parts = transfers[0].sent;
-  llvm::sort(parts);
-  if (std::adjacent_find(parts.begin(), parts.end()) != parts.end())
-    return; // a part sent twice: leave it to the concrete moves
-  s.isShift = true;
-  s.shift = shift;
-  s.shiftParts = parts;
+  std::vector<MoveBlock> blocks;
+  for (auto &[key, senders] : sendersOf) {
+    // The senders as cyclic ranges of consecutive ranks; a sender named
+    // twice (two equal messages) goes to a block of its own, so every
+    // transfer is in exactly one block.
+    llvm::sort(senders);
+    std::vector<int64_t> again;
+    while (!senders.empty()) {
+      std::vector<MoveBlock> ranges;
+      for (size_t i = 0; i < senders.size(); ++i) {
+        if (i > 0 && senders[i] == senders[i - 1]) {
+          again.push_back(senders[i]);
+          continue;
+        }
+        if (!ranges.empty() &&
+            senders[i] == ranges.back().first + ranges.back().count) {
+          ++ranges.back().count;
+          continue;
+        }
+        ranges.push_back({senders[i], 1, key.first, key.second});
+      }
+      // [.., P-1] and [0, ..] are one cyclic range.
+      if (ranges.size() > 1 && ranges.front().first == 0 &&
+          ranges.back().first + ranges.back().count == ranks) {
+        ranges.back().count += ranges.front().count;
+        ranges.erase(ranges.begin());
+      }
+      // Lone senders at equal distances (a tree level: every other rank,
+      // every fourth, ...) are one block with a stride.
+      std::vector<MoveBlock> strided;
+      for (size_t i = 0; i < ranges.size();) {
+        size_t k = i + 1;
+        if (ranges[i].count == 1 && i + 1 < ranges.size() &&
+            ranges[i + 1].first - ranges[i].first > 1)
+          while (k < ranges.size() && ranges[k].count == 1 &&
+                 ranges[k].first - ranges[k - 1].first ==
+                     ranges[i + 1].first - ranges[i].first)
+            ++k;
+        if (k - i < 2) {
+          strided.push_back(ranges[i++]);
+          continue;
+        }
+        MoveBlock b = ranges[i];
+        b.count = static_cast<int64_t>(k - i);
+        b.stride = ranges[i + 1].first - ranges[i].first;
+        strided.push_back(b);
+        i = k;
+      }
+      llvm::append_range(blocks, strided);
+      senders = std::move(again);
+      again.clear();
+    }
+  }
+  return blocks;
 }
 
 bool coll::provenOnGroupLevel(ProgramOp program) {
@@ -142,7 +199,7 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
         for (auto [sentPart, receivedPart] : llvm::zip(t.sent, t.received))
           s.moves.push_back(
               {sentPart * sp.ranks + t.src, receivedPart * sp.ranks + t.dst});
-      detectShift(s, transfers, sp.ranks);
+      s.blocks = blocksOfTransfers(transfers, sp.ranks);
       sp.transfers.push_back(std::move(transfers));
     }
     sp.steps.push_back(std::move(s));
@@ -218,20 +275,56 @@ bool SlotProgram::isReduceThenCopy() const {
 
 Encoder::Encoder(z3::context &ctx, const SlotProgram &program)
     : ctx(ctx), program(program) {
-  // Room for slot + range offsets without wrapping.
-  width = llvm::Log2_64_Ceil(static_cast<uint64_t>(program.numSlots) + 1) + 2;
+  if (program.groupLevel) {
+    // Room for slot + range offsets without wrapping.
+    width =
+        llvm::Log2_64_Ceil(static_cast<uint64_t>(program.numSlots) + 1) + 2;
+    return;
+  }
+  rankBits = std::max(1u, llvm::Log2_64_Ceil(
+                              static_cast<uint64_t>(program.ranks)));
+  partBits = std::max(
+      1u, llvm::Log2_64_Ceil(static_cast<uint64_t>(program.parts)));
+  width = partBits + rankBits;
+  fieldWidth = std::max(partBits, rankBits) + 2;
 }
 
 z3::expr Encoder::num(int64_t value) const {
   return ctx.bv_val(static_cast<uint64_t>(value), width);
 }
 
+z3::expr Encoder::field(int64_t value) const {
+  return ctx.bv_val(static_cast<uint64_t>(value), fieldWidth);
+}
+
+z3::expr Encoder::slotNum(int64_t slot) const {
+  if (program.groupLevel)
+    return num(slot);
+  return pack(field(slot / program.ranks), field(slot % program.ranks));
+}
+
 z3::expr Encoder::slotVar(const std::string &name) const {
   return ctx.bv_const(name.c_str(), width);
 }
 
+z3::expr Encoder::partOf(const z3::expr &slot) const {
+  return z3::zext(slot.extract(width - 1, rankBits), fieldWidth - partBits);
+}
+
+z3::expr Encoder::rankOf(const z3::expr &slot) const {
+  return z3::zext(slot.extract(rankBits - 1, 0), fieldWidth - rankBits);
+}
+
+z3::expr Encoder::pack(const z3::expr &part, const z3::expr &rank) const {
+  return z3::concat(part.extract(partBits - 1, 0),
+                    rank.extract(rankBits - 1, 0));
+}
+
 z3::expr Encoder::inDomain(const z3::expr &slot) const {
-  return z3::ult(slot, num(program.numSlots));
+  if (program.groupLevel)
+    return z3::ult(slot, num(program.numSlots));
+  return z3::ult(partOf(slot), field(program.parts)) &&
+         z3::ult(rankOf(slot), field(program.ranks));
 }
 
 static z3::expr inRange(const Encoder &e, const z3::expr &x, int64_t lo,
@@ -239,27 +332,133 @@ static z3::expr inRange(const Encoder &e, const z3::expr &x, int64_t lo,
   return z3::uge(x, e.num(lo)) && z3::ult(x, e.num(lo + n));
 }
 
-/// Whether `slot`'s part is one of a shift step's parts.
-static z3::expr inShiftParts(const Encoder &e, const SlotStep &step,
-                             const z3::expr &slot) {
-  z3::expr_vector any(e.ctx);
-  for (int64_t part : step.shiftParts)
-    any.push_back(inRange(e, slot, part * e.program.ranks, e.program.ranks));
+z3::expr Encoder::rankAfter(const z3::expr &x, int64_t by) const {
+  if (by == 0)
+    return x;
+  z3::expr sum = x + field(by);
+  z3::expr P = field(program.ranks);
+  return z3::ite(z3::uge(sum, P), sum - P, sum);
+}
+
+z3::expr Encoder::inRankRange(const z3::expr &x, int64_t first,
+                              int64_t count, int64_t stride) const {
+  int64_t P = program.ranks;
+  if (count == 1)
+    return x == field(first);
+  if (stride > 1 && count <= 32) {
+    // A few ranks: their equalities are easier on Z3 than the congruence.
+    z3::expr_vector any(ctx);
+    for (int64_t i = 0; i < count; ++i)
+      any.push_back(x == field((first + i * stride) % P));
+    return z3::mk_or(any);
+  }
+  if (stride > 1) {
+    // d = (x - first) mod P is a multiple of the stride, at most the last.
+    z3::expr d = z3::ite(z3::uge(x, field(first)), x - field(first),
+                         x + field(P - first));
+    z3::expr multiple =
+        llvm::isPowerOf2_64(static_cast<uint64_t>(stride))
+            ? (d & field(stride - 1)) == field(0)
+            : z3::urem(d, field(stride)) == field(0);
+    return z3::ule(d, field((count - 1) * stride)) && multiple;
+  }
+  if (count >= P)
+    return ctx.bool_val(true);
+  int64_t end = first + count;
+  if (end <= P)
+    return z3::uge(x, field(first)) && z3::ult(x, field(end));
+  return z3::uge(x, field(first)) || z3::ult(x, field(end - P));
+}
+
+/// A block of one sender moving a few single parts: its moves as slot
+/// constants are the smaller terms.
+static bool isFewMoves(const MoveBlock &b) {
+  return b.count == 1 && b.runs.size() <= 4 &&
+         llvm::all_of(b.runs, [](const PartRun &r) { return r.length == 1; });
+}
+
+z3::expr Encoder::rankThrough(const MoveBlock &block, const z3::expr &x,
+                              bool forwards) const {
+  int64_t P = program.ranks;
+  if (block.count == 1) // one sender: its peer is a constant
+    return field(forwards ? (block.first + block.shift) % P : block.first);
+  return rankAfter(x, forwards ? block.shift : (P - block.shift) % P);
+}
+
+z3::expr Encoder::sendsIn(const MoveBlock &block, const z3::expr &x) const {
+  return inRankRange(x, block.first, block.count, block.stride);
+}
+
+z3::expr Encoder::receivesIn(const MoveBlock &block, const z3::expr &x) const {
+  return inRankRange(x, (block.first + block.shift) % program.ranks,
+                     block.count, block.stride);
+}
+
+z3::expr Encoder::inRuns(const MoveBlock &block, const z3::expr &part,
+                         bool sendingSide) const {
+  z3::expr_vector any(ctx);
+  for (const PartRun &r : block.runs) {
+    int64_t lo = sendingSide ? r.sent : r.received;
+    any.push_back(r.length == 1 ? part == field(lo)
+                                : z3::uge(part, field(lo)) &&
+                                      z3::ult(part, field(lo + r.length)));
+  }
   return z3::mk_or(any);
 }
 
-/// The slot of the same part on rank (rank of `slot`) + by (mod P).
-static z3::expr shifted(const Encoder &e, const z3::expr &slot, int64_t by) {
-  int64_t P = e.program.ranks;
-  z3::expr rank = z3::urem(slot, e.num(P));
-  return slot - rank + z3::urem(rank + e.num(((by % P) + P) % P), e.num(P));
+z3::expr Encoder::moveThrough(const SlotStep &step, const z3::expr &slot,
+                              bool forwards) const {
+  z3::expr part = partOf(slot), rank = rankOf(slot);
+  int64_t P = program.ranks;
+  z3::expr result = slot;
+  for (const MoveBlock &b : llvm::reverse(step.blocks)) {
+    if (isFewMoves(b)) {
+      // Whole-slot constants, as Z3 handles long chains of them best.
+      for (const PartRun &r : llvm::reverse(b.runs)) {
+        int64_t src = r.sent * P + b.first,
+                dst = r.received * P + (b.first + b.shift) % P;
+        result = z3::ite(slot == slotNum(forwards ? src : dst),
+                         slotNum(forwards ? dst : src), result);
+      }
+      continue;
+    }
+    z3::expr member = forwards ? sendsIn(b, rank) : receivesIn(b, rank);
+    z3::expr movedRank = rankThrough(b, rank, forwards);
+    // The runs grouped by how far they move a part index: one term each.
+    std::map<int64_t, std::vector<PartRun>> byDelta;
+    for (const PartRun &r : b.runs)
+      byDelta[r.received - r.sent].push_back(r);
+    for (auto &[delta, runs] : byDelta) {
+      MoveBlock same{b.first, b.count, b.shift, runs, b.stride};
+      // One part moved: its destination is a constant, no addition.
+      z3::expr movedPart =
+          runs.size() == 1 && runs[0].length == 1
+              ? field(forwards ? runs[0].received : runs[0].sent)
+              : delta == 0 ? part : part + field(forwards ? delta : -delta);
+      result = z3::ite(member && inRuns(same, part, forwards),
+                       pack(movedPart, movedRank), result);
+    }
+  }
+  return result;
 }
 
 z3::expr Encoder::received(const SlotStep &step, const z3::expr &slot) const {
   if (step.isRange)
     return inRange(*this, slot, step.to, step.vectors);
-  if (step.isShift)
-    return inShiftParts(*this, step, slot);
+  if (!program.groupLevel) {
+    z3::expr_vector any(ctx);
+    z3::expr part = partOf(slot), rank = rankOf(slot);
+    for (const MoveBlock &b : step.blocks) {
+      if (!isFewMoves(b)) {
+        any.push_back(receivesIn(b, rank) && inRuns(b, part, false));
+        continue;
+      }
+      for (const PartRun &r : b.runs)
+        any.push_back(slot == slotNum(r.received * program.ranks +
+                                      (b.first + b.shift) % program.ranks));
+    }
+    return z3::mk_or(any);
+  }
   z3::expr_vector any(ctx);
   for (const SlotMove &m : step.moves)
     any.push_back(slot == num(m.dst));
@@ -269,9 +468,8 @@ z3::expr Encoder::received(const SlotStep &step, const z3::expr &slot) const {
 z3::expr Encoder::sourceOf(const SlotStep &step, const z3::expr &slot) const {
   if (step.isRange)
     return slot - num(step.to) + num(step.from);
-  if (step.isShift)
-    return z3::ite(inShiftParts(*this, step, slot),
-                   shifted(*this, slot, -step.shift), slot);
+  if (!program.groupLevel)
+    return moveThrough(step, slot, /*forwards=*/false);
   z3::expr result = slot;
   for (const SlotMove &m : llvm::reverse(step.moves))
     result = z3::ite(slot == num(m.dst), num(m.src), result);
@@ -281,8 +479,19 @@ z3::expr Encoder::sourceOf(const SlotStep &step, const z3::expr &slot) const {
 z3::expr Encoder::sent(const SlotStep &step, const z3::expr &slot) const {
   if (step.isRange)
     return inRange(*this, slot, step.from, step.vectors);
-  if (step.isShift)
-    return inShiftParts(*this, step, slot);
+  if (!program.groupLevel) {
+    z3::expr_vector any(ctx);
+    z3::expr part = partOf(slot), rank = rankOf(slot);
+    for (const MoveBlock &b : step.blocks) {
+      if (!isFewMoves(b)) {
+        any.push_back(sendsIn(b, rank) && inRuns(b, part, true));
+        continue;
+      }
+      for (const PartRun &r : b.runs)
+        any.push_back(slot == slotNum(r.sent * program.ranks + b.first));
+    }
+    return z3::mk_or(any);
+  }
   z3::expr_vector any(ctx);
   for (const SlotMove &m : step.moves)
     any.push_back(slot == num(m.src));
@@ -293,9 +502,8 @@ z3::expr Encoder::destinationOf(const SlotStep &step,
                                 const z3::expr &slot) const {
   if (step.isRange)
     return slot - num(step.from) + num(step.to);
-  if (step.isShift)
-    return z3::ite(inShiftParts(*this, step, slot),
-                   shifted(*this, slot, step.shift), slot);
+  if (!program.groupLevel)
+    return moveThrough(step, slot, /*forwards=*/true);
   z3::expr result = slot;
   for (const SlotMove &m : llvm::reverse(step.moves))
     result = z3::ite(slot == num(m.src), num(m.dst), result);
@@ -380,38 +588,31 @@ z3::expr Encoder::needsAt(const z3::expr &part, const z3::expr &rank,
 z3::expr Encoder::notScratch(const z3::expr &slot) const {
   if (program.scratchParts == 0)
     return ctx.bool_val(true);
-  z3::expr ranks = num(program.ranks);
   // Group level: slots are copy * P + placement, copies 1.. scratch.
   return program.groupLevel
-             ? z3::ult(slot, ranks)
-             : z3::ult(z3::udiv(slot, ranks),
-                       num(program.parts - program.scratchParts));
+             ? z3::ult(slot, num(program.ranks))
+             : z3::ult(partOf(slot),
+                       field(program.parts - program.scratchParts));
 }
 
 z3::expr Encoder::initiallyHeld(const z3::expr &slot) const {
   if (program.groupLevel) // placement 0: each rank's own block
     return program.kind == CollectiveKind::allgather ? slot == num(0)
                                                      : notScratch(slot);
-  z3::expr ranks = num(program.ranks);
-  return notScratch(slot) &&
-         heldAt(z3::udiv(slot, ranks), z3::urem(slot, ranks));
+  return notScratch(slot) && heldAt(partOf(slot), rankOf(slot));
 }
 
 z3::expr Encoder::isDelivered(const z3::expr &slot) const {
   if (program.groupLevel)
     return program.kind == CollectiveKind::reduce_scatter ? slot == num(0)
                                                           : notScratch(slot);
-  z3::expr ranks = num(program.ranks);
-  return notScratch(slot) &&
-         deliveredAt(z3::udiv(slot, ranks), z3::urem(slot, ranks));
+  return notScratch(slot) && deliveredAt(partOf(slot), rankOf(slot));
 }
 
 z3::expr Encoder::needs(const z3::expr &slot, const z3::expr &token) const {
   if (program.groupLevel)
     return initiallyHeld(token);
-  z3::expr ranks = num(program.ranks);
-  return needsAt(z3::udiv(slot, ranks), z3::urem(slot, ranks),
-                 z3::udiv(token, ranks), z3::urem(token, ranks));
+  return needsAt(partOf(slot), rankOf(slot), partOf(token), rankOf(token));
 }
 
 z3::expr Encoder::name(z3::solver &solver, const std::string &prefix,
@@ -423,9 +624,15 @@ z3::expr Encoder::name(z3::solver &solver, const std::string &prefix,
   return c;
 }
 
-int64_t Encoder::valueOf(const z3::model &model, const z3::expr &e) const {
-  z3::expr v = model.eval(e, /*model_completion=*/true);
-  return static_cast<int64_t>(v.get_numeral_uint64());
+int64_t Encoder::slotValue(const z3::model &model,
+                           const z3::expr &slot) const {
+  auto value = [&](const z3::expr &e) {
+    return static_cast<int64_t>(
+        model.eval(e, /*model_completion=*/true).get_numeral_uint64());
+  };
+  if (program.groupLevel)
+    return value(slot);
+  return value(partOf(slot)) * program.ranks + value(rankOf(slot));
 }
 
 Outcome coll::verify::check(z3::solver &solver, std::string &reason) {

@@ -20,6 +20,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace coll::verify {
@@ -28,19 +29,42 @@ struct SlotMove {
   int64_t src, dst;
 };
 
+/// Rank level: the sender's parts [sent, sent+length) filed by the receiver
+/// as [received, received+length).
+struct PartRun {
+  int64_t sent, received, length;
+  bool operator==(const PartRun &o) const {
+    return sent == o.sent && received == o.received && length == o.length;
+  }
+  bool operator<(const PartRun &o) const {
+    return std::tie(sent, received, length) <
+           std::tie(o.sent, o.received, o.length);
+  }
+};
+
+/// Rank level: the transfers of one step that differ only in their sender.
+/// Ranks first, first+1, ..., first+count-1 (mod P) each send the same part
+/// runs to the rank `shift` further on (mod P); shift 0 is a local copy.
+/// The Z3 terms are written per block, not per move, so a step in which
+/// every rank does the same thing (a digit routing's phase, a doubling
+/// scan's step, a tree level) costs a few terms whatever P is.
+struct MoveBlock {
+  int64_t first = 0, count = 0, shift = 0;
+  std::vector<PartRun> runs;
+  /// Senders first + i * stride (stride > 1: a tree level's senders, no
+  /// wrap); stride 1 is the cyclic range above.
+  int64_t stride = 1;
+};
+
 struct SlotStep {
   StepKind kind;
   /// Group level: [from, from+vectors) -> [to, to+vectors).
   bool isRange = false;
   int64_t from = 0, to = 0, vectors = 0;
-  /// Rank level: every (source slot, destination slot).
+  /// Rank level: every (source slot, destination slot), for the concrete
+  /// replays; and the same moves as blocks, for the Z3 terms.
   std::vector<SlotMove> moves;
-  /// Rank level, when every rank x sends the same parts to x + shift (mod
-  /// P) and the receiver keeps their indices (digit routings): the Z3 terms
-  /// use this closed form, whose size does not grow with P.
-  bool isShift = false;
-  int64_t shift = 0;
-  std::vector<int64_t> shiftParts;
+  std::vector<MoveBlock> blocks;
   mlir::Operation *op = nullptr;
 
   /// A combine hands the sender's value on; a fold keeps it (scans). Both
@@ -50,6 +74,10 @@ struct SlotStep {
   bool merges() const { return combines() || folds(); }
   void forEachMove(const std::function<void(int64_t, int64_t)> &fn) const;
 };
+
+/// The blocks of one step's transfers (exactly their moves, no more).
+std::vector<MoveBlock> blocksOfTransfers(const std::vector<Transfer> &transfers,
+                                         int64_t ranks);
 
 struct SlotProgram {
   bool groupLevel = false;
@@ -106,19 +134,30 @@ struct SlotProgram {
   size_t firstCopyStep() const;
 };
 
-/// Z3 terms over a SlotProgram: slots and tokens are bit-vectors wide enough
-/// that no range arithmetic wraps.
+/// Z3 terms over a SlotProgram. On the group level a slot is a bit-vector
+/// wide enough that no range arithmetic wraps. On the rank level it is the
+/// pair (part, rank) packed as one bit-vector, the rank in the low
+/// `rankBits`: part and rank are bit fields, so no term divides by P.
 class Encoder {
 public:
   Encoder(z3::context &ctx, const SlotProgram &program);
 
   z3::context &ctx;
   const SlotProgram &program;
-  unsigned width;
+  /// The slot width; rank level: partBits + rankBits, and the width of the
+  /// arithmetic on either field (fieldWidth, room for a sum of two).
+  unsigned width, rankBits = 0, partBits = 0, fieldWidth = 0;
 
   z3::expr num(int64_t value) const;
+  /// Slot number `slot` (part * P + rank on the rank level) as a term.
+  z3::expr slotNum(int64_t slot) const;
   z3::expr slotVar(const std::string &name) const;
   z3::expr inDomain(const z3::expr &slot) const;
+  /// Rank level: a slot's part and rank in fieldWidth bits, and back.
+  z3::expr partOf(const z3::expr &slot) const;
+  z3::expr rankOf(const z3::expr &slot) const;
+  z3::expr pack(const z3::expr &part, const z3::expr &rank) const;
+  z3::expr field(int64_t value) const;
   /// Whether `slot` is written in step s.
   z3::expr received(const SlotStep &step, const z3::expr &slot) const;
   /// The slot whose value arrives at `slot` (meaningful when received).
@@ -127,6 +166,10 @@ public:
   z3::expr sent(const SlotStep &step, const z3::expr &slot) const;
   /// Where `slot`'s value goes (meaningful when sent).
   z3::expr destinationOf(const SlotStep &step, const z3::expr &slot) const;
+  /// Rank level: whether rank `x` (fieldWidth bits) sends in `block`, or
+  /// receives in it.
+  z3::expr sendsIn(const MoveBlock &block, const z3::expr &x) const;
+  z3::expr receivesIn(const MoveBlock &block, const z3::expr &x) const;
   /// The kind's rules (ProgramOp::startsWith, delivers, expects) as terms
   /// on a rank-level (part, rank) pair, in the bit width of the arguments:
   /// the one Z3 statement of them, used by the slot forms below and by the
@@ -150,9 +193,27 @@ public:
   /// A fresh constant equal to `value`: keeps long chains flat.
   z3::expr name(z3::solver &solver, const std::string &prefix,
                 const z3::expr &value);
-  int64_t valueOf(const z3::model &model, const z3::expr &e) const;
+  /// The slot number of a slot term in `model`.
+  int64_t slotValue(const z3::model &model, const z3::expr &slot) const;
+
+  /// Where rank x (a sender, or forwards == false a receiver, of `block`)
+  /// sends to or receives from.
+  z3::expr rankThrough(const MoveBlock &block, const z3::expr &x,
+                       bool forwards) const;
+  /// (x + by) mod P for a rank x in fieldWidth bits and 0 <= by < P.
+  z3::expr rankAfter(const z3::expr &x, int64_t by) const;
 
 private:
+  /// Whether rank x is one of the cyclic range [first, first+count), or
+  /// of first + i * stride (mod P), i < count.
+  z3::expr inRankRange(const z3::expr &x, int64_t first, int64_t count,
+                       int64_t stride) const;
+  /// The block's parts on the sending (or receiving) side.
+  z3::expr inRuns(const MoveBlock &block, const z3::expr &part,
+                  bool sendingSide) const;
+  /// Where a block moves (part, rank), forwards or backwards.
+  z3::expr moveThrough(const SlotStep &step, const z3::expr &slot,
+                       bool forwards) const;
   unsigned fresh = 0;
 };
 

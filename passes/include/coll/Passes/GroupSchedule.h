@@ -75,7 +75,7 @@ struct Transfer {
 };
 
 /// A part named twice in one list of a transfer (a malformed message).
-std::optional<int64_t> repeatedPart(std::vector<int64_t> parts);
+std::optional<int64_t> repeatedPart(const std::vector<int64_t> &parts);
 
 /// The per-rank transfers of one group-level move: rank x sends the parts
 /// of placements from+i to t_to(t_from^-1(x)).

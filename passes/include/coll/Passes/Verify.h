@@ -53,6 +53,9 @@ struct PropertyResult {
   /// Not checked because an earlier property is violated (verdict
   /// notProven, the note says which).
   bool skipped = false;
+  /// Decided by an exact concrete replay of the program, not by a Z3
+  /// query: reported as "proven by replay".
+  bool byReplay = false;
 };
 
 struct VerifyOptions {
@@ -61,6 +64,11 @@ struct VerifyOptions {
   /// Properties already proven another way (a family proof): reported as
   /// proven without a query of their own.
   std::vector<Property> alreadyProven;
+  /// Rank-level programs of more steps than this whose parts' paths do not
+  /// compose (chains, pipelines: thousands of steps of single transfers,
+  /// a chain too deep for Z3's symbolic slot) are decided by an exact
+  /// replay instead. Tests lower it to run the replay on every program.
+  size_t replayAboveSteps = 64;
 };
 
 /// Whether `program` is proven on the group level (placements as slots):
