@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 
 using namespace coll;
 using namespace coll::verify;
@@ -262,54 +263,55 @@ std::vector<PropertyResult> linearAllgather(int64_t maxRanks,
                                             const VerifyOptions &options) {
   std::string scope = "all P in [2, " + std::to_string(maxRanks) + "]";
   std::vector<PropertyResult> results;
-  auto facts = [&](z3::solver &solver, const z3::expr &P, const z3::expr &i,
-                   std::initializer_list<z3::expr> slots) {
-    solver.add(P >= 2 && P <= solver.ctx().int_val(maxRanks));
-    solver.add(i >= 0 && i <= P - 2);
-    for (const z3::expr &q : slots)
-      solver.add(q >= 0 && q < P);
-  };
-  { // Ownership: a copy never sends a slot that has no value yet.
-    PropertyResult r{Property::ownership};
-    r.method = "Z3 (linear integer arithmetic): induction over the step "
-               "index of the linear allgather, symbolic P and slot";
+  // One induction query: P, the step index i and a slot symbolic, the
+  // breach of the invariants as a term of them.
+  auto induction = [&](Property property, const char *what,
+                       const std::function<z3::expr(
+                           const z3::expr &, const z3::expr &,
+                           const z3::expr &)> &breach) {
+    PropertyResult r{property};
+    r.method = std::string("Z3 (linear integer arithmetic): induction over "
+                           "the step index of the linear allgather, ") +
+               what;
     z3::context ctx;
     z3::solver solver = makeSolver(ctx, options, "QF_LIA");
     z3::expr P = ctx.int_const("P"), i = ctx.int_const("i"),
              q = ctx.int_const("q");
-    facts(solver, P, i, {q});
-    auto empty = [&](const z3::expr &done, const z3::expr &slot) {
-      return slot > done;
-    };
-    z3::expr zero = ctx.int_val(0);
-    // Step i sends i and fills i+1.
-    z3::expr next = z3::ite(q == i + 1, ctx.bool_val(false), empty(i, q));
-    solver.add(empty(zero, q) != (q != zero) ||
-               next != empty(i + 1, q) || empty(i, i));
+    solver.add(P >= 2 && P <= ctx.int_val(maxRanks));
+    solver.add(i >= 0 && i <= P - 2 && q >= 0 && q < P);
+    solver.add(breach(P, i, q));
     settle(solver, r);
     r.scope = scope;
     results.push_back(r);
-  }
-  { // Coverage: every final slot copies placement 0, the one value.
-    PropertyResult r{Property::coverage};
-    r.method = "Z3 (linear integer arithmetic): induction over the step "
-               "index of the linear allgather, symbolic P and slot";
-    z3::context ctx;
-    z3::solver solver = makeSolver(ctx, options, "QF_LIA");
-    z3::expr P = ctx.int_const("P"), i = ctx.int_const("i"),
-             k = ctx.int_const("k");
-    facts(solver, P, i, {k});
-    auto origin = [&](const z3::expr &before, const z3::expr &slot) {
-      return z3::ite(slot < before, slot, before);
-    };
-    z3::expr later = origin(i + 1, k);
-    z3::expr stepped = z3::ite(later == i + 1, i, later);
-    solver.add(origin(P - 1, k) != k || stepped != origin(i, k) ||
-               origin(ctx.int_val(0), k) != 0);
-    settle(solver, r);
-    r.scope = scope;
-    results.push_back(r);
-    if (r.verdict == Verdict::proven) {
+    return r.verdict;
+  };
+  // Ownership: a copy never sends a slot that has no value yet. Step i
+  // sends i and fills i+1.
+  induction(Property::ownership, "symbolic P and slot",
+            [](const z3::expr &, const z3::expr &i, const z3::expr &q) {
+              auto empty = [](const z3::expr &done, const z3::expr &slot) {
+                return slot > done;
+              };
+              z3::expr zero = q.ctx().int_val(0);
+              z3::expr next =
+                  z3::ite(q == i + 1, q.ctx().bool_val(false), empty(i, q));
+              return empty(zero, q) != (q != zero) ||
+                     next != empty(i + 1, q) || empty(i, i);
+            });
+  // Coverage: every final slot copies placement 0, the one value.
+  Verdict coverage = induction(
+      Property::coverage, "symbolic P and slot",
+      [](const z3::expr &P, const z3::expr &i, const z3::expr &k) {
+        auto origin = [](const z3::expr &before, const z3::expr &slot) {
+          return z3::ite(slot < before, slot, before);
+        };
+        z3::expr later = origin(i + 1, k);
+        z3::expr stepped = z3::ite(later == i + 1, i, later);
+        return origin(P - 1, k) != k || stepped != origin(i, k) ||
+               origin(k.ctx().int_val(0), k) != 0;
+      });
+  {
+    if (coverage == Verdict::proven) {
       PropertyResult legality{Property::operatorLegality};
       legality.verdict = Verdict::proven;
       legality.scope = scope;

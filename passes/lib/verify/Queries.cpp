@@ -364,11 +364,17 @@ static z3::expr twoIntervalsHold(const Encoder &e, const z3::expr &x,
       continue; // a local copy between parts: no message
     int64_t lo = senders ? b.first : (b.first + b.shift) % P;
     if (b.stride > 1) {
-      // A strided block is count lone ranks: strided sets interleave
-      // without sharing ranks, so no order of them would help Z3.
+      // A strided block is count runs: strided sets interleave without
+      // sharing ranks, so they are taken run by run (none wraps: the
+      // senders' do not, and a receiver run that does is split).
       for (int64_t i = 0; i < b.count; ++i) {
         int64_t r = (lo + i * b.stride) % P;
-        intervals.push_back({r, r + 1});
+        if (r + b.width <= P) {
+          intervals.push_back({r, r + b.width});
+        } else {
+          intervals.push_back({r, P});
+          intervals.push_back({0, r + b.width - P});
+        }
       }
       continue;
     }

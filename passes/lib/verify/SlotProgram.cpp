@@ -71,24 +71,28 @@ coll::verify::blocksOfTransfers(const std::vector<Transfer> &transfers,
         ranges.back().count += ranges.front().count;
         ranges.erase(ranges.begin());
       }
-      // Lone senders at equal distances (a tree level: every other rank,
-      // every fourth, ...) are one block with a stride.
+      // Equal runs of senders at equal distances (a tree level: every
+      // other rank, every fourth; a butterfly level: runs of 2^k ranks
+      // every 2^(k+1)) are one block with a stride.
       std::vector<MoveBlock> strided;
       for (size_t i = 0; i < ranges.size();) {
         size_t k = i + 1;
-        if (ranges[i].count == 1 && i + 1 < ranges.size() &&
-            ranges[i + 1].first - ranges[i].first > 1)
-          while (k < ranges.size() && ranges[k].count == 1 &&
-                 ranges[k].first - ranges[k - 1].first ==
-                     ranges[i + 1].first - ranges[i].first)
+        auto gap = [&](size_t at) {
+          return ranges[at + 1].first - ranges[at].first;
+        };
+        if (i + 1 < ranges.size() && gap(i) > ranges[i].count &&
+            ranges[i + 1].count == ranges[i].count)
+          while (k < ranges.size() && ranges[k].count == ranges[i].count &&
+                 gap(k - 1) == gap(i))
             ++k;
         if (k - i < 2) {
           strided.push_back(ranges[i++]);
           continue;
         }
         MoveBlock b = ranges[i];
+        b.width = ranges[i].count;
         b.count = static_cast<int64_t>(k - i);
-        b.stride = ranges[i + 1].first - ranges[i].first;
+        b.stride = gap(i);
         strided.push_back(b);
         i = k;
       }
@@ -341,26 +345,32 @@ z3::expr Encoder::rankAfter(const z3::expr &x, int64_t by) const {
 }
 
 z3::expr Encoder::inRankRange(const z3::expr &x, int64_t first,
-                              int64_t count, int64_t stride) const {
+                              int64_t count, int64_t stride,
+                              int64_t width) const {
   int64_t P = program.ranks;
-  if (count == 1)
+  if (count == 1 && width == 1)
     return x == field(first);
   if (stride > 1 && count <= 32) {
-    // A few ranks: their equalities are easier on Z3 than the congruence.
+    // A few runs: their comparisons are easier on Z3 than a congruence.
     z3::expr_vector any(ctx);
-    for (int64_t i = 0; i < count; ++i)
-      any.push_back(x == field((first + i * stride) % P));
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t lo = (first + i * stride) % P;
+      any.push_back(width == 1 ? x == field(lo)
+                               : z3::uge(x, field(lo)) &&
+                                     z3::ult(x, field(lo + width)));
+    }
     return z3::mk_or(any);
   }
   if (stride > 1) {
-    // d = (x - first) mod P is a multiple of the stride, at most the last.
+    // d = (x - first) mod P is within `width` of a multiple of the stride,
+    // and not past the last run.
     z3::expr d = z3::ite(z3::uge(x, field(first)), x - field(first),
                          x + field(P - first));
-    z3::expr multiple =
-        llvm::isPowerOf2_64(static_cast<uint64_t>(stride))
-            ? (d & field(stride - 1)) == field(0)
-            : z3::urem(d, field(stride)) == field(0);
-    return z3::ule(d, field((count - 1) * stride)) && multiple;
+    z3::expr offset = llvm::isPowerOf2_64(static_cast<uint64_t>(stride))
+                          ? d & field(stride - 1)
+                          : z3::urem(d, field(stride));
+    return z3::ult(d, field((count - 1) * stride + width)) &&
+           z3::ult(offset, field(width));
   }
   if (count >= P)
     return ctx.bool_val(true);
@@ -373,25 +383,25 @@ z3::expr Encoder::inRankRange(const z3::expr &x, int64_t first,
 /// A block of one sender moving a few single parts: its moves as slot
 /// constants are the smaller terms.
 static bool isFewMoves(const MoveBlock &b) {
-  return b.count == 1 && b.runs.size() <= 4 &&
+  return b.count == 1 && b.width == 1 && b.runs.size() <= 4 &&
          llvm::all_of(b.runs, [](const PartRun &r) { return r.length == 1; });
 }
 
 z3::expr Encoder::rankThrough(const MoveBlock &block, const z3::expr &x,
                               bool forwards) const {
   int64_t P = program.ranks;
-  if (block.count == 1) // one sender: its peer is a constant
+  if (block.count == 1 && block.width == 1) // one sender: a constant peer
     return field(forwards ? (block.first + block.shift) % P : block.first);
   return rankAfter(x, forwards ? block.shift : (P - block.shift) % P);
 }
 
 z3::expr Encoder::sendsIn(const MoveBlock &block, const z3::expr &x) const {
-  return inRankRange(x, block.first, block.count, block.stride);
+  return inRankRange(x, block.first, block.count, block.stride, block.width);
 }
 
 z3::expr Encoder::receivesIn(const MoveBlock &block, const z3::expr &x) const {
   return inRankRange(x, (block.first + block.shift) % program.ranks,
-                     block.count, block.stride);
+                     block.count, block.stride, block.width);
 }
 
 z3::expr Encoder::inRuns(const MoveBlock &block, const z3::expr &part,
@@ -429,7 +439,8 @@ z3::expr Encoder::moveThrough(const SlotStep &step, const z3::expr &slot,
     for (const PartRun &r : b.runs)
       byDelta[r.received - r.sent].push_back(r);
     for (auto &[delta, runs] : byDelta) {
-      MoveBlock same{b.first, b.count, b.shift, runs, b.stride};
+      MoveBlock same = b;
+      same.runs = runs;
       // One part moved: its destination is a constant, no addition.
       z3::expr movedPart =
           runs.size() == 1 && runs[0].length == 1

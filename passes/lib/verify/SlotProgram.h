@@ -51,9 +51,10 @@ struct PartRun {
 struct MoveBlock {
   int64_t first = 0, count = 0, shift = 0;
   std::vector<PartRun> runs;
-  /// Senders first + i * stride (stride > 1: a tree level's senders, no
-  /// wrap); stride 1 is the cyclic range above.
-  int64_t stride = 1;
+  /// Senders first + i * stride + w, w < width (stride > 1: a tree level's
+  /// senders, or a butterfly level's runs of ranks, no wrap); stride 1 is
+  /// the cyclic range above (width 1).
+  int64_t stride = 1, width = 1;
 };
 
 struct SlotStep {
@@ -205,9 +206,9 @@ public:
 
 private:
   /// Whether rank x is one of the cyclic range [first, first+count), or
-  /// of first + i * stride (mod P), i < count.
+  /// of first + i * stride + w (mod P), i < count, w < width.
   z3::expr inRankRange(const z3::expr &x, int64_t first, int64_t count,
-                       int64_t stride) const;
+                       int64_t stride, int64_t width) const;
   /// The block's parts on the sending (or receiving) side.
   z3::expr inRuns(const MoveBlock &block, const z3::expr &part,
                   bool sendingSide) const;
