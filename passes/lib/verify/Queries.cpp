@@ -859,9 +859,6 @@ static void ownershipByReplay(const SlotProgram &sp, PropertyResult &result) {
   result.verdict = Verdict::proven;
 }
 
-static bool decidedByReplay(const SlotProgram &sp,
-                            const VerifyOptions &options);
-
 /// released(q) after each step, as a chain on one symbolic slot q: a slot
 /// is released when a combine hands its value on and it receives nothing
 /// back, and held again when it receives. A violation is a step that sends
@@ -1279,7 +1276,7 @@ static void partIndicesOfMoves(z3::context &ctx, const SlotProgram &sp,
   // some; it holds for cyclic and xor groups alike, and is one row
   // instead of P a step. Only if it fails does the table of the
   // program's own moves decide (and name the step).
-  for (bool generic : {vectorMoves > 256, false}) {
+  for (bool generic : {true, false}) {
     if (generic && vectorMoves <= 256)
       continue;
     z3::solver solver = makeSolver(ctx, options);

@@ -453,23 +453,30 @@ z3::expr Encoder::moveThrough(const SlotStep &step, const z3::expr &slot,
   return result;
 }
 
+z3::expr Encoder::inBlocks(const SlotStep &step, const z3::expr &slot,
+                           bool sendingSide) const {
+  int64_t P = program.ranks;
+  z3::expr_vector any(ctx);
+  z3::expr part = partOf(slot), rank = rankOf(slot);
+  for (const MoveBlock &b : step.blocks) {
+    if (!isFewMoves(b)) {
+      any.push_back((sendingSide ? sendsIn(b, rank) : receivesIn(b, rank)) &&
+                    inRuns(b, part, sendingSide));
+      continue;
+    }
+    for (const PartRun &r : b.runs)
+      any.push_back(slot == slotNum(sendingSide ? r.sent * P + b.first
+                                                : r.received * P +
+                                                      (b.first + b.shift) % P));
+  }
+  return z3::mk_or(any);
+}
+
 z3::expr Encoder::received(const SlotStep &step, const z3::expr &slot) const {
   if (step.isRange)
     return inRange(*this, slot, step.to, step.vectors);
-  if (!program.groupLevel) {
-    z3::expr_vector any(ctx);
-    z3::expr part = partOf(slot), rank = rankOf(slot);
-    for (const MoveBlock &b : step.blocks) {
-      if (!isFewMoves(b)) {
-        any.push_back(receivesIn(b, rank) && inRuns(b, part, false));
-        continue;
-      }
-      for (const PartRun &r : b.runs)
-        any.push_back(slot == slotNum(r.received * program.ranks +
-                                      (b.first + b.shift) % program.ranks));
-    }
-    return z3::mk_or(any);
-  }
+  if (!program.groupLevel)
+    return inBlocks(step, slot, /*sendingSide=*/false);
   z3::expr_vector any(ctx);
   for (const SlotMove &m : step.moves)
     any.push_back(slot == num(m.dst));
@@ -490,19 +497,8 @@ z3::expr Encoder::sourceOf(const SlotStep &step, const z3::expr &slot) const {
 z3::expr Encoder::sent(const SlotStep &step, const z3::expr &slot) const {
   if (step.isRange)
     return inRange(*this, slot, step.from, step.vectors);
-  if (!program.groupLevel) {
-    z3::expr_vector any(ctx);
-    z3::expr part = partOf(slot), rank = rankOf(slot);
-    for (const MoveBlock &b : step.blocks) {
-      if (!isFewMoves(b)) {
-        any.push_back(sendsIn(b, rank) && inRuns(b, part, true));
-        continue;
-      }
-      for (const PartRun &r : b.runs)
-        any.push_back(slot == slotNum(r.sent * program.ranks + b.first));
-    }
-    return z3::mk_or(any);
-  }
+  if (!program.groupLevel)
+    return inBlocks(step, slot, /*sendingSide=*/true);
   z3::expr_vector any(ctx);
   for (const SlotMove &m : step.moves)
     any.push_back(slot == num(m.src));

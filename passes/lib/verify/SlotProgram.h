@@ -212,6 +212,10 @@ private:
   /// The block's parts on the sending (or receiving) side.
   z3::expr inRuns(const MoveBlock &block, const z3::expr &part,
                   bool sendingSide) const;
+  /// Rank level: whether `slot` is sent (or received) in one of the
+  /// step's blocks.
+  z3::expr inBlocks(const SlotStep &step, const z3::expr &slot,
+                    bool sendingSide) const;
   /// Where a block moves (part, rank), forwards or backwards.
   z3::expr moveThrough(const SlotStep &step, const z3::expr &slot,
                        bool forwards) const;
