@@ -15,6 +15,8 @@ struct VerifyOperatorLegalityPass
   void runOnOperation() override {
     coll::VerifyOptions options;
     options.timeoutMs = timeoutMs;
+    if (replay)
+      options.replayEverywhere();
     if (mlir::failed(coll::reportProperty(
             getOperation(), coll::Property::operatorLegality, options)))
       signalPassFailure();

@@ -14,6 +14,8 @@ struct VerifyOwnershipPass
   void runOnOperation() override {
     coll::VerifyOptions options;
     options.timeoutMs = timeoutMs;
+    if (replay)
+      options.replayEverywhere();
     if (mlir::failed(coll::reportProperty(getOperation(),
                                           coll::Property::ownership, options)))
       signalPassFailure();

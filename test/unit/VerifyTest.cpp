@@ -84,7 +84,7 @@ struct Verdicts {
   std::optional<Violation> simulation;
   std::vector<PropertyResult> z3;
   /// The same program with every rank-level program decided by replay
-  /// where the verifier can (VerifyOptions::replayAboveSteps = 0).
+  /// where the verifier can (VerifyOptions' replay thresholds at 0).
   std::vector<PropertyResult> replayed;
   /// Whether Z3 worked on placements (provenOnGroupLevel).
   bool groupLevel = false;
@@ -120,7 +120,7 @@ std::optional<Verdicts> judge(mlir::MLIRContext &context,
     return std::nullopt;
   ProgramOp program = *module->getOps<ProgramOp>().begin();
   VerifyOptions replay;
-  replay.replayAboveSteps = 0;
+  replay.replayEverywhere();
   return Verdicts{Simulation::run(program), verifyProgram(program, {}),
                   verifyProgram(program, replay), provenOnGroupLevel(program)};
 }
@@ -267,10 +267,13 @@ TEST_CASE("every example schedule is proven per P, as transfers and as "
       CHECK_FALSE(Simulation::run(moves).has_value());
       for (const PropertyResult &r : verifyProgram(moves, {}))
         CHECK(r.verdict == Verdict::proven);
+      // Only the moves of every group, and the dataflow of the ring and of
+      // the halving butterfly on cyclic(P), have family proofs.
       for (Property property : kAllProperties)
         if (familyCovers(specOp, moves, property)) {
-          CHECK(std::string(example.schedule) ==
-                (property == Property::matching ? example.schedule : "linear"));
+          bool induction = std::string(example.schedule) == "linear" ||
+                           std::string(example.group) == "cyclic";
+          CHECK((property == Property::matching || induction));
         }
     }
   }
@@ -284,7 +287,10 @@ TEST_CASE("the family proofs hold, and each P in range is their instance") {
     CollectiveOp specOp =
         collc_test::parseSpec(context, module, example.source());
     std::vector<PropertyResult> family = proveFamily(specOp, 65536, {});
-    bool linear = std::string(example.schedule) == "linear";
+    // The ring and the halving butterfly on cyclic(P) have inductions for
+    // ownership, coverage and legality beside the moves.
+    bool linear = std::string(example.schedule) == "linear" ||
+                  std::string(example.group) == "cyclic";
     REQUIRE(family.size() == (linear ? 4u : 1u));
     for (const PropertyResult &r : family)
       CHECK(r.verdict == Verdict::proven);
@@ -298,6 +304,36 @@ TEST_CASE("the family proofs hold, and each P in range is their instance") {
       CHECK_FALSE(Simulation::run(moves).has_value());
     }
   }
+}
+
+TEST_CASE("the halving butterfly's induction rejects wrong closed forms") {
+  auto verdicts = [](HalvingForm form) {
+    std::map<std::string, std::string> out;
+    for (const PropertyResult &r : proveHalvingButterfly(64, {}, form))
+      out[propertyName(r.property)] =
+          verdictName(r.verdict) +
+          (r.counterexample ? ": " + r.counterexample->message : "");
+    return out;
+  };
+  std::map<std::string, std::string> right = verdicts({});
+  CHECK(right.at("ownership") == "proven");
+  CHECK(right.at("coverage") == "proven");
+  CHECK(right.at("operator-legality") == "proven");
+  // ceil(n/2) moves: for odd n the sources [n/2, n) and the destinations
+  // [0, n/2 + 1) share placement floor(n/2).
+  HalvingForm ceil;
+  ceil.ceilHalf = true;
+  std::map<std::string, std::string> c = verdicts(ceil);
+  CHECK(c.at("ownership").rfind("violated: the closed form fails for", 0) ==
+        0);
+  CHECK(c.at("coverage").rfind("violated", 0) == 0);
+  CHECK_FALSE(c.count("operator-legality"));
+  // Landing one placement up: n = 2 moves placement 1 onto itself.
+  HalvingForm shifted;
+  shifted.destinationOffset = 1;
+  std::map<std::string, std::string> d = verdicts(shifted);
+  CHECK(d.at("ownership").rfind("violated", 0) == 0);
+  CHECK(d.at("coverage").rfind("violated", 0) == 0);
 }
 
 TEST_CASE("an unaligned move on the xor group sends its vectors where the "
@@ -766,6 +802,14 @@ TEST_CASE("operator legality: Z3 agrees with a replay of the combines") {
       bool expected = *rankOrdered(p);
       CHECK((legality.verdict == Verdict::proven) == expected);
       CHECK((legality.verdict == Verdict::violated) == !expected);
+      // The verifier's own replay of the merges (as runs of ranks) too, at
+      // the same first bad step (Z3 then minimizes the slot, the replay
+      // names the first bad move).
+      const PropertyResult &replayed = v->replayed[3];
+      CHECK(replayed.byReplay);
+      CHECK(verdictName(replayed.verdict) == verdictName(legality.verdict));
+      if (legality.counterexample && replayed.counterexample)
+        CHECK(replayed.counterexample->step == legality.counterexample->step);
       (expected ? legal : illegal) += 1;
     }
   // Recursive halving on the xor group joins neighbouring blocks: legal for

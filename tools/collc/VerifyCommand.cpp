@@ -327,6 +327,8 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
   Reporter report(opts);
   VerifyOptions base;
   base.timeoutMs = opts.timeoutMs;
+  if (opts.replay)
+    base.replayEverywhere();
 
   for (CollectiveOp spec : specs) {
     std::string name = spec.getSymName().str();

@@ -22,6 +22,9 @@ struct VerifyCommandOptions {
   /// Also run the exact simulation on every program proven and fail when
   /// its verdict differs from Z3's.
   bool crossCheck = false;
+  /// Decide by the exact replays wherever the verifier has one
+  /// (VerifyOptions::replayEverywhere), to compare them with Z3.
+  bool replay = false;
   unsigned timeoutMs = 60000;
 };
 

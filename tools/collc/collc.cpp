@@ -4,7 +4,7 @@
 //   collc emit FILE --stage=spec|steps [--ranks N]
 //   collc trace FILE --ranks N [--count N] [--collective NAME]
 //   collc verify FILE [--ranks 2..64|3,7,127] [--collective NAME] [--json]
-//                [--no-family] [--timeout-ms N] [--cross-check]
+//                [--no-family] [--replay] [--timeout-ms N] [--cross-check]
 //   collc cost FILE --model M [--ranks N] [--sizes 64,8K,1M]
 //   collc explain FILE --model M [--ranks N|LIST]
 //   collc sweep --model M [--retri N] [--bruck N] [--svg OUT.svg]
@@ -61,12 +61,14 @@ const char *const kUsage = R"(usage:
       Print every rank's values after every step; rank r starts with
       N (or --count) copies of r + 1.
   collc verify FILE [--ranks LIST] [--collective NAME] [--json]
-               [--no-family] [--timeout-ms N] [--cross-check]
+               [--no-family] [--replay] [--timeout-ms N] [--cross-check]
       Prove matching, ownership, coverage and operator legality with Z3,
       for every P in LIST (e.g. 2..64 or 3,7,127; default 2..64) and, for
       closed-form schedules, for all P at once; a step-level .mlir file is
       verified as written. --cross-check also runs the exact simulation
       on every program and fails (exit 4) where it disagrees with Z3.
+      --replay decides by the exact replays wherever the verifier has
+      one (as it does for long chains and large programs).
   collc cost FILE --model MODEL [--ranks N] [--sizes 64,8K,128K,1M]
                [--collective NAME]
       Predict each collective's time for each size on an alpha-beta-gamma
@@ -162,6 +164,8 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
       opts.verify.crossCheck = true;
     } else if (arg == "--no-family" && opts.command == "verify") {
       opts.verify.family = false;
+    } else if (arg == "--replay" && opts.command == "verify") {
+      opts.verify.replay = true;
     } else if (std::optional<std::string> v = value("--timeout-ms")) {
       std::optional<int64_t> ms = parsePositive(*v);
       if (!ms || *ms > 3600000)

@@ -9,7 +9,9 @@
 //    and back, proven by induction over the step index j: the closed-form
 //    invariants below hold before step 0 and each step keeps them;
 //  - the linear allgather copies placement 0 along the ring, by the same
-//    kind of induction.
+//    kind of induction;
+//  - the butterfly on cyclic(P) with r = 0 halves the live placements
+//    down to one and doubles them back, by induction over the live count.
 // The per-P check that a program is an instance of these closed forms is
 // familyCovers().
 //
@@ -18,6 +20,7 @@
 
 #include "coll/Passes/GroupSchedule.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -323,6 +326,122 @@ std::vector<PropertyResult> linearAllgather(int64_t maxRanks,
   return results;
 }
 
+} // namespace
+
+/// The butterfly on cyclic(P), r = 0 (seeds/003), on placements: with n
+/// placements live (n = P at first), a combine step moves [n-h, n) onto
+/// [0, h), h = floor(n/2), and n becomes n - h = ceil(n/2), down to 1; the
+/// all-gather copies [0, h) onto [n-h, n) for the same (n, h) in reverse
+/// order. Invariants, n symbolic in [2, P], P in [2, maxRanks]:
+///   ownership: before the reduce step of (n, h) exactly [0, n) is held; its
+///     sources and destinations lie there and do not meet; afterwards
+///     exactly [0, n-h) is held. Before the copy step of (n, h) exactly
+///     [0, n-h) is held; its sources are held, its destinations are not
+///     (nothing is overwritten); afterwards exactly [0, n) is held.
+///   coverage: a contribution at a live placement p < n is at one below
+///     n - h after the reduce step (a combine hands the whole value on, so
+///     each contribution is at one placement); a final slot y < n copies,
+///     through the copy step, one below n - h. Once n - h = 1 both are
+///     placement 0: every contribution is reduced into placement 0 once,
+///     and every final slot copies placement 0.
+/// `form` states the closed form; anything but the default is a wrong one,
+/// for the tests that the induction rejects it.
+std::vector<PropertyResult>
+coll::proveHalvingButterfly(int64_t maxRanks, const VerifyOptions &options,
+                            HalvingForm form) {
+  std::string scope = "all P in [2, " + std::to_string(maxRanks) + "]";
+  std::vector<PropertyResult> results;
+  auto induction = [&](Property property,
+                       const std::function<z3::expr(
+                           const z3::expr &, const z3::expr &,
+                           const z3::expr &)> &breach) {
+    PropertyResult r{property};
+    r.method = "Z3 (linear integer arithmetic): induction over the live "
+               "placement count n of the halving butterfly, symbolic P, n "
+               "and slot";
+    z3::context ctx;
+    z3::solver solver = makeSolver(ctx, options, "QF_LIA");
+    z3::expr P = ctx.int_const("P"), n = ctx.int_const("n"),
+             h = ctx.int_const("h"), q = ctx.int_const("q");
+    solver.add(P >= 2 && P <= ctx.int_val(maxRanks) && n >= 2 && n <= P);
+    if (form.ceilHalf)
+      solver.add(2 * h >= n && 2 * h <= n + 1);
+    else
+      solver.add(2 * h <= n && 2 * h >= n - 1);
+    solver.add(q >= 0 && q < P);
+    solver.add(breach(n, h, q));
+    settle(solver, r);
+    r.scope = scope;
+    results.push_back(r);
+    return r.verdict;
+  };
+  int64_t offset = form.destinationOffset;
+  auto in = [](const z3::expr &q, const z3::expr &lo, const z3::expr &hi) {
+    return q >= lo && q < hi;
+  };
+  induction(Property::ownership, [&](const z3::expr &n, const z3::expr &h,
+                                     const z3::expr &q) {
+    z3::expr o = q.ctx().int_val(offset);
+    // Reduce step: combine [n-h, n) into [o, o+h).
+    z3::expr held = q < n, src = in(q, n - h, n), dst = in(q, o, o + h);
+    z3::expr reduce = (src && !held) || (dst && !held) || (src && dst) ||
+                      ((held && !src) != (q < n - h));
+    // Copy step: [o, o+h) onto [n-h, n).
+    z3::expr heldBefore = q < n - h, from = in(q, o, o + h),
+             onto = in(q, n - h, n);
+    z3::expr copy = (from && !heldBefore) || (onto && heldBefore) ||
+                    ((heldBefore || onto) != (q < n));
+    return reduce || copy;
+  });
+  Verdict coverage = induction(
+      Property::coverage,
+      [&](const z3::expr &n, const z3::expr &h, const z3::expr &p) {
+        z3::expr o = p.ctx().int_val(offset);
+        // Forward through the reduce step, backward through the copy step:
+        // both map [n-h, n) onto [o, o+h) and keep the rest.
+        z3::expr moved = z3::ite(in(p, n - h, n), p - (n - h) + o, p);
+        return p < n && !in(moved, p.ctx().int_val(0), n - h);
+      });
+  if (coverage == Verdict::proven) {
+    PropertyResult legality{Property::operatorLegality};
+    legality.verdict = Verdict::proven;
+    legality.scope = scope;
+    legality.method = "the operator is commutative; the coverage induction "
+                      "shows every final slot copies placement 0";
+    legality.note = "bitwise-identical results: yes (each part is reduced "
+                    "once, then copied)";
+    results.push_back(legality);
+  }
+  return results;
+}
+
+namespace {
+
+/// Whether `steps` are the halving butterfly's closed form for P (see
+/// proveHalvingButterfly): the reduce steps for n = P, ceil(P/2), ..., 2, then
+/// their copies in reverse.
+bool isHalvingButterfly(llvm::ArrayRef<StepOp> steps, int64_t P) {
+  std::vector<std::pair<int64_t, int64_t>> halvings; // (n, h)
+  for (int64_t n = P; n > 1; n -= n / 2)
+    halvings.push_back({n, n / 2});
+  if (steps.size() != 2 * halvings.size())
+    return false;
+  auto is = [](StepOp step, StepKind kind, int64_t from, int64_t to,
+               int64_t vectors) {
+    return step.getStepKind() == kind && *step.getFrom() == from &&
+           *step.getTo() == to && *step.getVectors() == vectors;
+  };
+  size_t k = halvings.size();
+  for (size_t i = 0; i < k; ++i) {
+    auto [n, h] = halvings[i];
+    auto [m, g] = halvings[k - 1 - i];
+    if (!is(steps[i], StepKind::combine, n - h, 0, h) ||
+        !is(steps[k + i], StepKind::copy, 0, m - g, g))
+      return false;
+  }
+  return true;
+}
+
 bool isAligned(int64_t from, int64_t to, int64_t vectors) {
   for (int64_t block = 1;; block *= 2) {
     if (from % block || to % block)
@@ -355,6 +474,17 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
       spec.getKind() == CollectiveKind::allgather)
     for (PropertyResult &r : linearAllgather(maxRanks, options))
       results.push_back(std::move(r));
+  if (spec.getSchedule() == ScheduleKind::butterfly &&
+      spec.getGroup() == GroupKind::cyclic &&
+      spec.getKind() == CollectiveKind::allreduce)
+    for (PropertyResult &r : proveHalvingButterfly(maxRanks, options))
+      results.push_back(std::move(r));
+  // The inductions' legality is that of a commutative operator; rank order
+  // is decided per P (familyCovers leaves it to the per-P query).
+  if (spec.getNoncommutative())
+    llvm::erase_if(results, [](const PropertyResult &r) {
+      return r.property == Property::operatorLegality;
+    });
   return results;
 }
 
@@ -377,6 +507,13 @@ bool coll::familyCovers(CollectiveOp spec, ProgramOp program,
   }
   if (property == Property::operatorLegality && program.getNoncommutative())
     return false;
+  if (property != Property::matching &&
+      spec.getSchedule() == ScheduleKind::butterfly)
+    return spec.getGroup() == GroupKind::cyclic &&
+           program.getKind() == CollectiveKind::allreduce &&
+           program.getNumScratchParts().value_or(0) == 0 &&
+           static_cast<int64_t>(program.getNumParts()) == P &&
+           isHalvingButterfly(steps, P);
   if (property == Property::matching ||
       spec.getSchedule() != ScheduleKind::linear)
     return false;

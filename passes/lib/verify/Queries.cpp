@@ -31,7 +31,7 @@ z3::expr coll::verify::reverseBits(const z3::expr &k, unsigned bits,
                                    unsigned width) {
   z3::expr r = k.extract(0, 0);
   for (unsigned b = 1; b < bits; ++b)
-    r = z3::concat(r, k.extract(b, b));
+    reassign(r, z3::concat(r, k.extract(b, b)));
   return z3::zext(r, width - bits);
 }
 
@@ -72,7 +72,7 @@ static bool settled(z3::solver &solver, PropertyResult &result) {
 /// checks). So the earliest step, then the smallest rank or slot, is shown.
 static void minimize(z3::solver &solver, std::initializer_list<z3::expr> keys) {
   for (const z3::expr &key : keys) {
-    uint64_t hi = solver.get_model().eval(key, true).get_numeral_uint64();
+    uint64_t hi = static_cast<uint64_t>(valueIn(solver.get_model(), key));
     uint64_t lo = 0;
     unsigned width = key.get_sort().bv_size();
     while (lo < hi) {
@@ -80,7 +80,7 @@ static void minimize(z3::solver &solver, std::initializer_list<z3::expr> keys) {
       solver.push();
       solver.add(z3::ule(key, solver.ctx().bv_val(mid, width)));
       if (solver.check() == z3::sat)
-        hi = solver.get_model().eval(key, true).get_numeral_uint64();
+        hi = static_cast<uint64_t>(valueIn(solver.get_model(), key));
       else
         lo = mid + 1;
       solver.pop();
@@ -112,7 +112,7 @@ static std::optional<size_t> firstBreach(z3::solver &solver,
   if (settled(solver, result))
     return std::nullopt;
   minimize(solver, {step});
-  return solver.get_model().eval(step, true).get_numeral_uint64();
+  return static_cast<size_t>(valueIn(solver.get_model(), step));
 }
 
 static Counterexample makeCounterexample(const SlotProgram &sp, int64_t step,
@@ -436,7 +436,7 @@ static void matchingOfTransfers(z3::context &ctx, const SlotProgram &sp,
   size_t s = *breach;
   minimize(solver, {x});
   z3::model model = solver.get_model();
-  int64_t rank = static_cast<int64_t>(model.eval(x, true).get_numeral_uint64());
+  int64_t rank = valueIn(model, x);
   explainMatching(sp, s, rank, result);
 }
 
@@ -757,9 +757,7 @@ static void matchingOfMoves(z3::context &ctx, const SlotProgram &sp,
     return;
   minimize(solver, {step, x, y});
   z3::model model = solver.get_model();
-  auto val = [&](const z3::expr &e) {
-    return static_cast<int64_t>(model.eval(e, true).get_numeral_uint64());
-  };
+  auto val = [&](const z3::expr &e) { return valueIn(model, e); };
   int64_t s = val(step), xv = val(x), yv = val(y), dx = val(dest(x));
   result.verdict = Verdict::violated;
   std::string message =
@@ -883,7 +881,7 @@ void coll::verify::proveOwnership(z3::context &ctx, const SlotProgram &sp,
     badAt.push_back(e.name(solver, "bad", violation));
     z3::expr next = z3::ite(receives, ctx.bool_val(false),
                             step.combines() ? (sends || released) : released);
-    released = e.name(solver, "released", next);
+    reassign(released, e.name(solver, "released", next));
   }
   std::optional<size_t> breach = firstBreach(solver, badAt, result);
   if (!breach)
@@ -909,8 +907,8 @@ static z3::expr backThroughCopies(Encoder &e, z3::solver &solver,
   z3::expr p = slot;
   for (size_t s = sp.steps.size(); s-- > sp.firstCopyStep();) {
     const SlotStep &step = sp.steps[s];
-    p = e.name(solver, tag,
-               z3::ite(e.received(step, p), e.sourceOf(step, p), p));
+    reassign(p, e.name(solver, tag,
+               z3::ite(e.received(step, p), e.sourceOf(step, p), p)));
   }
   return p;
 }
@@ -938,9 +936,9 @@ static void coverageReduceThenCopy(z3::context &ctx, const SlotProgram &sp,
   z3::expr forward = t;
   for (size_t s = 0; s < firstCopy; ++s) {
     const SlotStep &step = sp.steps[s];
-    forward = e.name(solver, "fwd",
+    reassign(forward, e.name(solver, "fwd",
                      z3::ite(e.sent(step, forward),
-                             e.destinationOf(step, forward), forward));
+                             e.destinationOf(step, forward), forward)));
   }
   z3::expr backward = backThroughCopies(e, solver, y, "bwd");
   z3::expr needed = e.needs(y, t);
@@ -954,48 +952,6 @@ static void coverageReduceThenCopy(z3::context &ctx, const SlotProgram &sp,
                   ownership);
 }
 
-/// Rank-level reduce-then-copy programs whose moves keep part indices
-/// (trees, digit routings, the direct alltoall): a contribution never
-/// changes part, and no kind but the exclusive scan needs another part's
-/// contributions, so the query of coverageReduceThenCopy splits into one
-/// per part j with the rank and the contribution symbolic. Each has terms
-/// only for the blocks that move part j, and a run of steps that each
-/// shift every rank composes into one addition: a digit routing's part is
-/// a query of one sum, where one query over a symbolic part would have Z3
-/// rediscover the digits of every part (seconds at P = 1024).
-static bool keepsPartIndices(const SlotProgram &sp) {
-  if (sp.groupLevel || sp.kind == CollectiveKind::exclusive_scan ||
-      !sp.isReduceThenCopy())
-    return false;
-  return llvm::all_of(sp.steps, [](const SlotStep &step) {
-    return llvm::all_of(step.blocks, [](const MoveBlock &b) {
-      return llvm::all_of(b.runs,
-                          [](const PartRun &r) { return r.sent == r.received; });
-    });
-  });
-}
-
-/// Whether the parts' paths compose: the query per part costs a term per
-/// step in which the part moves by a block of fewer than P senders, so it
-/// is the faster form when that happens about once per part or less (the
-/// alltoalls); trees, whose levels are such blocks, take the one query of
-/// coverageReduceThenCopy.
-static bool pathsCompose(const SlotProgram &sp) {
-  int64_t partial = 0;
-  std::vector<int64_t> lastStep(sp.parts, -1);
-  for (size_t s = 0; s < sp.steps.size(); ++s)
-    for (const MoveBlock &b : sp.steps[s].blocks)
-      if (b.count < sp.ranks)
-        for (const PartRun &r : b.runs)
-          for (int64_t j = r.sent; j < r.sent + r.length; ++j)
-            if (lastStep[j] != static_cast<int64_t>(s)) {
-              lastStep[j] = static_cast<int64_t>(s);
-              if (++partial > sp.parts * std::max<int64_t>(1, llvm::Log2_64(sp.ranks)))
-                return false;
-            }
-  return true;
-}
-
 /// Rank-level programs of many steps whose parts' paths do not compose
 /// (chains and pipelines of single transfers): Z3's chain over one
 /// symbolic slot is thousands of steps deep and takes minutes at P =
@@ -1004,7 +960,7 @@ static bool pathsCompose(const SlotProgram &sp) {
 static bool decidedByReplay(const SlotProgram &sp,
                             const VerifyOptions &options) {
   return !sp.groupLevel && sp.steps.size() > options.replayAboveSteps &&
-         !(keepsPartIndices(sp) && pathsCompose(sp));
+         !(sp.keepsPartIndices && sp.pathsCompose);
 }
 
 static void coverageByPart(z3::context &ctx, const SlotProgram &sp,
@@ -1063,15 +1019,15 @@ static void coverageByPart(z3::context &ctx, const SlotProgram &sp,
           pending = (pending + by(only)) % P;
           continue;
         }
-        at = e.rankAfter(at, pending);
+        reassign(at, e.rankAfter(at, pending));
         pending = 0;
         z3::expr next = at;
         for (size_t k = end; k-- > begin;) {
           const MoveBlock &b = *movers[j][k].second;
-          next = z3::ite(forwards ? e.sendsIn(b, at) : e.receivesIn(b, at),
-                         e.rankThrough(b, at, forwards), next);
+          reassign(next, z3::ite(forwards ? e.sendsIn(b, at) : e.receivesIn(b, at),
+                         e.rankThrough(b, at, forwards), next));
         }
-        at = e.name(solver, "at", next);
+        reassign(at, e.name(solver, "at", next));
       }
       return e.rankAfter(at, pending);
     };
@@ -1093,9 +1049,7 @@ static void coverageByPart(z3::context &ctx, const SlotProgram &sp,
     }
     minimize(solver, {x, r});
     z3::model model = solver.get_model();
-    auto value = [&](const z3::expr &v) {
-      return static_cast<int64_t>(model.eval(v, true).get_numeral_uint64());
-    };
+    auto value = [&](const z3::expr &v) { return valueIn(model, v); };
     explainCoverage(sp, j * P + value(x), j * P + value(r), result, ownership);
     return;
   }
@@ -1149,7 +1103,7 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
       const SlotStep &step = sp.steps[s];
       z3::expr receives = e.received(step, p);
       if (!step.merges()) {
-        p = e.name(solver, tag, z3::ite(receives, e.sourceOf(step, p), p));
+        reassign(p, e.name(solver, tag, z3::ite(receives, e.sourceOf(step, p), p)));
         continue;
       }
       z3::expr jump =
@@ -1160,7 +1114,7 @@ static void coverageGeneral(z3::context &ctx, const SlotProgram &sp,
       if (step.combines())
         solver.add(z3::implies(!jump, receives || !e.sent(step, p)));
       choices.push_back(jump);
-      p = e.name(solver, tag, z3::ite(jump, e.sourceOf(step, p), p));
+      reassign(p, e.name(solver, tag, z3::ite(jump, e.sourceOf(step, p), p)));
     }
     return p;
   };
@@ -1320,9 +1274,7 @@ static void partIndicesOfMoves(z3::context &ctx, const SlotProgram &sp,
       return;
     minimize(solver, {step, x, i});
     z3::model model = solver.get_model();
-    auto val = [&](const z3::expr &e) {
-      return static_cast<int64_t>(model.eval(e, true).get_numeral_uint64());
-    };
+    auto val = [&](const z3::expr &e) { return valueIn(model, e); };
     result.verdict = Verdict::violated;
     int64_t s = val(step), xv = val(x);
     Counterexample c = makeCounterexample(
@@ -1350,11 +1302,19 @@ void coll::verify::proveCoverage(z3::context &ctx, const SlotProgram &sp,
                     " steps: too deep a chain for Z3's symbolic slot)";
     result.byReplay = true;
     finalSlotsByReplay(sp, result, ownership);
-  } else if (keepsPartIndices(sp) && (sp.parts == 1 || pathsCompose(sp)))
+  } else if (sp.keepsPartIndices && (sp.parts == 1 || sp.pathsCompose))
     coverageByPart(ctx, sp, options, result, ownership);
-  else if (sp.isReduceThenCopy())
+  else if (sp.reduceThenCopy)
     coverageReduceThenCopy(ctx, sp, options, result, ownership);
-  else
+  else if (!sp.groupLevel && !sp.movesKeepParts &&
+           sp.numSlots > options.replayGeneralCoverageAboveSlots) {
+    result.method = "exact replay of every slot's contributions (" +
+                    std::to_string(sp.numSlots) +
+                    " slots: too many for Z3's symbolic paths through "
+                    "folds between parts)";
+    result.byReplay = true;
+    finalSlotsByReplay(sp, result, ownership);
+  } else
     coverageGeneral(ctx, sp, options, result, ownership);
   // The family proof of the group's moves already covers the part indices.
   bool indicesProven =
@@ -1371,32 +1331,34 @@ void coll::verify::proveCoverage(z3::context &ctx, const SlotProgram &sp,
 
 /// Whether every final slot of one part copies its value from the same
 /// reduction: then all ranks get bitwise-identical results.
-static std::string identicalResults(z3::context &ctx, const SlotProgram &sp,
-                                    const VerifyOptions &options) {
+std::string coll::verify::identicalResultsNote(z3::context &ctx,
+                                              const SlotProgram &sp,
+                                              const VerifyOptions &options) {
   if (!const_cast<ProgramOp &>(sp.program).reduces())
     return "bitwise-identical results: yes (data is only copied)";
   if (isScan(sp.kind))
     return "bitwise-identical results: not applicable (each rank gets its "
            "own prefix)";
-  // An exchange (a slot sends and receives in one combine step) reduces
-  // the same part on two ranks, each in its own order.
-  for (size_t i = 0; i < sp.steps.size(); ++i) {
-    const SlotStep &step = sp.steps[i];
-    if (!step.combines())
-      continue;
-    std::map<int64_t, int64_t> sentTo;
-    step.forEachMove([&](int64_t src, int64_t dst) { sentTo[src] = dst; });
-    for (auto [src, dst] : sentTo)
-      if (sentTo.count(dst))
-        return "bitwise-identical results: no (" + sp.describeSlot(src) +
-               " and " + sp.describeSlot(dst) +
-               " reduce in their own "
-               "order from step " +
-               std::to_string(i) + " on)";
-  }
-  if (!sp.isReduceThenCopy())
+  if (!sp.reduceThenCopy) {
+    // An exchange (a slot sends and receives in one combine step) reduces
+    // the same part on two ranks, each in its own order. (A
+    // reduce-then-copy program has none.)
+    for (size_t i = 0; i < sp.steps.size(); ++i) {
+      const SlotStep &step = sp.steps[i];
+      if (!step.combines())
+        continue;
+      std::vector<int64_t> sentTo(sp.numSlots, -1);
+      step.forEachMove([&](int64_t src, int64_t dst) { sentTo[src] = dst; });
+      for (int64_t src = 0; src < sp.numSlots; ++src)
+        if (int64_t dst = sentTo[src]; dst >= 0 && sentTo[dst] >= 0)
+          return "bitwise-identical results: no (" + sp.describeSlot(src) +
+                 " and " + sp.describeSlot(dst) +
+                 " reduce in their own order from step " + std::to_string(i) +
+                 " on)";
+    }
     return "bitwise-identical results: not determined (combines after "
            "copies or exchanges)";
+  }
   if (decidedByReplay(sp, options)) {
     // Where each slot's final value is copied from, for all slots at once.
     std::vector<int64_t> origin(sp.numSlots);
@@ -1464,47 +1426,89 @@ static void rankOrderByReplay(const SlotProgram &sp, PropertyResult &result,
                               const std::string &why) {
   result.method = "exact replay of every merge (" + why + ")";
   result.byReplay = true;
-  for (size_t s = 0; s < sp.steps.size(); ++s) {
+  // Each slot's value as the run of ranks [lo, hi] it holds the
+  // contributions of (lo > hi: none). Until the first bad merge every value
+  // is such a run: a copy moves one, and a good merge joins two adjacent
+  // ones. Matching is proven first, so a slot receives once per step.
+  struct Run {
+    int64_t lo = 1, hi = 0;
+    bool empty() const { return lo > hi; }
+  };
+  auto text = [](Run r) {
+    std::vector<int64_t> ranks;
+    for (int64_t k = r.lo; k <= r.hi; ++k)
+      ranks.push_back(k);
+    return setText(ranks);
+  };
+  std::vector<Run> value(sp.numSlots);
+  std::vector<char> held(sp.initial.begin(), sp.initial.end());
+  for (int64_t slot = 0; slot < sp.numSlots; ++slot)
+    if (sp.initial[slot])
+      value[slot] = {sp.rankOf(slot), sp.rankOf(slot)};
+  size_t merges = 0; // steps up to the last merge: later ones only copy
+  for (size_t s = 0; s < sp.steps.size(); ++s)
+    if (sp.steps[s].merges())
+      merges = s + 1;
+  std::vector<char> receivedNow(sp.numSlots, 0);
+  for (size_t s = 0; s < merges; ++s) {
     const SlotStep &step = sp.steps[s];
-    if (!step.merges())
-      continue;
-    std::vector<std::vector<int64_t>> tokens = Replay(sp, s).tokens;
-    std::optional<Counterexample> bad;
+    struct Arrival {
+      int64_t src, dst;
+      Run value;
+    };
+    std::vector<Arrival> arriving;
     step.forEachMove([&](int64_t src, int64_t dst) {
-      if (bad)
+      arriving.push_back({src, dst, held[src] ? value[src] : Run{}});
+    });
+    for (const Arrival &a : arriving) {
+      if (receivedNow[a.dst]) {
+        notProven(result, sp.describeSlot(a.dst) + " receives twice in step " +
+                              std::to_string(s));
         return;
-      auto ranksOf = [&](int64_t slot) {
-        std::vector<int64_t> ranks;
-        for (int64_t t : tokens[slot])
-          ranks.push_back(sp.rankOf(t));
-        llvm::sort(ranks);
-        return ranks;
-      };
-      std::vector<int64_t> kept = ranksOf(dst), received = ranksOf(src);
-      auto isRun = [](const std::vector<int64_t> &r) {
-        return r.empty() || r.back() - r.front() + 1 == static_cast<int64_t>(r.size());
-      };
-      bool receivedFirst = sp.rankOf(src) < sp.rankOf(dst);
-      const std::vector<int64_t> &low = receivedFirst ? received : kept;
-      const std::vector<int64_t> &high = receivedFirst ? kept : received;
-      if (kept.empty() || received.empty() ||
-          (isRun(kept) && isRun(received) && low.back() + 1 == high.front()))
-        return;
+      }
+      receivedNow[a.dst] = 1;
+    }
+    for (const Arrival &a : arriving)
+      receivedNow[a.dst] = 0;
+    for (const Arrival &a : arriving) {
+      if (!step.merges()) {
+        value[a.dst] = a.value;
+        held[a.dst] = 1;
+        continue;
+      }
+      Run kept = value[a.dst], received = a.value;
+      bool receivedFirst = sp.rankOf(a.src) < sp.rankOf(a.dst);
+      Run low = receivedFirst ? received : kept;
+      Run high = receivedFirst ? kept : received;
+      if (kept.empty() || received.empty() || low.hi + 1 == high.lo) {
+        value[a.dst] = kept.empty() ? received
+                       : received.empty() ? kept
+                                          : Run{low.lo, high.hi};
+        continue;
+      }
       Counterexample c = makeCounterexample(
-          sp, static_cast<int64_t>(s), sp.rankOf(dst), sp.partOf(dst),
-          sp.describeSlot(dst) + " combines " + setText(kept) + " with " +
-              setText(received) + " from rank " +
-              std::to_string(sp.rankOf(src)) +
+          sp, static_cast<int64_t>(s), sp.rankOf(a.dst), sp.partOf(a.dst),
+          sp.describeSlot(a.dst) + " combines " + text(kept) + " with " +
+              text(received) + " from rank " + std::to_string(sp.rankOf(a.src)) +
               ", which are not adjacent runs of ranks in the holders' order");
       c.expected = "operands that are consecutive rank ranges, the lower "
                    "holder's first";
-      c.found = setText(kept) + " and " + setText(received);
-      bad = c;
-    });
-    if (bad) {
+      c.found = text(kept) + " and " + text(received);
       result.verdict = Verdict::violated;
-      result.counterexample = bad;
+      result.counterexample = c;
       return;
+    }
+    if (step.combines()) {
+      // A combine hands the sender's value on, unless it received one too.
+      for (const Arrival &a : arriving)
+        receivedNow[a.dst] = 1;
+      for (const Arrival &a : arriving)
+        if (!receivedNow[a.src] && held[a.src]) {
+          value[a.src] = Run{};
+          held[a.src] = 0;
+        }
+      for (const Arrival &a : arriving)
+        receivedNow[a.dst] = 0;
     }
   }
   result.verdict = Verdict::proven;
@@ -1512,15 +1516,16 @@ static void rankOrderByReplay(const SlotProgram &sp, PropertyResult &result,
 
 static void rankOrder(z3::context &ctx, const SlotProgram &sp,
                       const VerifyOptions &options, PropertyResult &result) {
-  if (!sp.isReduceThenCopy())
+  if (!sp.reduceThenCopy)
     return rankOrderByReplay(sp, result,
                              "the program copies tokens, so they have no "
                              "single path for Z3 to follow");
-  // Five symbolic tokens cost Z3 about 8x per doubling of P at the rank
-  // level (1 s at 1024 slots); the replay is exact and linear.
-  if (sp.numSlots > 1024)
+  if (sp.numSlots > options.replayRankOrderAboveSlots)
     return rankOrderByReplay(sp, result,
-                             "over 1024 slots the replay is faster than Z3");
+                             "over " +
+                                 std::to_string(
+                                     options.replayRankOrderAboveSlots) +
+                                 " slots the replay is faster than Z3");
   result.method = "Z3: symbolic step, slot and five contributions";
   Encoder e(ctx, sp);
   z3::solver solver = makeSolver(ctx, options);
@@ -1566,11 +1571,11 @@ static void rankOrder(z3::context &ctx, const SlotProgram &sp,
                                                  wrongOrder);
     badAt.push_back(e.name(solver, "bad", violation));
     for (z3::expr &p : place)
-      p = e.name(solver, "at",
-                 z3::ite(e.sent(step, p), e.destinationOf(step, p), p));
+      reassign(p, e.name(solver, "at",
+                 z3::ite(e.sent(step, p), e.destinationOf(step, p), p)));
     for (z3::expr &p : dPlace)
-      p = e.name(solver, "at",
-                 z3::ite(e.sent(step, p), e.destinationOf(step, p), p));
+      reassign(p, e.name(solver, "at",
+                 z3::ite(e.sent(step, p), e.destinationOf(step, p), p)));
   }
   std::optional<size_t> breach = firstBreach(solver, badAt, result);
   if (!breach && result.verdict == Verdict::notProven) {
@@ -1620,10 +1625,7 @@ void coll::verify::proveOperatorLegality(z3::context &ctx,
   if (!sp.noncommutative) {
     result.verdict = Verdict::proven;
     result.method = "the operator is commutative and associative";
-  } else {
-    rankOrder(ctx, sp, options, result);
+    return;
   }
-  std::string identical = identicalResults(ctx, sp, options);
-  result.note =
-      result.note.empty() ? identical : result.note + "; " + identical;
+  rankOrder(ctx, sp, options, result);
 }

@@ -18,9 +18,15 @@ void proveOwnership(z3::context &ctx, const SlotProgram &sp,
 void proveCoverage(z3::context &ctx, const SlotProgram &sp,
                    const VerifyOptions &options, PropertyResult &result,
                    PropertyResult &ownership);
+/// Rank order for a non-commutative operator: `sp` is on the rank level
+/// then (rank order is a property of ranks, not placements).
 void proveOperatorLegality(z3::context &ctx, const SlotProgram &sp,
                            const VerifyOptions &options,
                            PropertyResult &result);
+/// "bitwise-identical results: yes (...)", "no (...)" or "not determined
+/// (...)": whether every delivered slot of a part copies one reduction.
+std::string identicalResultsNote(z3::context &ctx, const SlotProgram &sp,
+                                 const VerifyOptions &options);
 
 /// The low `bits` (>= 1) bits of `k` in reverse order, zero-extended to
 /// `width`: the xor group's bitreverse.

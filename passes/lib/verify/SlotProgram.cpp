@@ -134,6 +134,62 @@ bool coll::provenOnGroupLevel(ProgramOp program) {
   return !(ranges && program.getNumScratchParts().value_or(0) != 0);
 }
 
+static bool reducesThenCopies(const SlotProgram &sp) {
+  if (llvm::any_of(sp.steps, [](const SlotStep &s) { return s.folds(); }))
+    return false; // a fold keeps the sender's value: not one path per token
+  size_t firstCopy = sp.firstCopyStep();
+  for (size_t i = firstCopy; i < sp.steps.size(); ++i)
+    if (sp.steps[i].combines())
+      return false;
+  for (size_t i = 0; i < firstCopy; ++i) {
+    const SlotStep &s = sp.steps[i];
+    if (s.isRange) {
+      if (s.from < s.to + s.vectors && s.to < s.from + s.vectors)
+        return false;
+      continue;
+    }
+    std::vector<bool> sends(sp.numSlots, false);
+    for (const SlotMove &m : s.moves) {
+      if (sends[m.src])
+        return false; // one value sent twice: it would be counted twice
+      sends[m.src] = true;
+    }
+    for (const SlotMove &m : s.moves)
+      if (sends[m.dst])
+        return false;
+  }
+  return true;
+}
+
+
+static bool everyMoveKeepsItsPart(const SlotProgram &sp) {
+  if (sp.groupLevel)
+    return false;
+  return llvm::all_of(sp.steps, [](const SlotStep &step) {
+    return llvm::all_of(step.blocks, [](const MoveBlock &b) {
+      return llvm::all_of(b.runs,
+                          [](const PartRun &r) { return r.sent == r.received; });
+    });
+  });
+}
+
+static bool partPathsAreShort(const SlotProgram &sp) {
+  int64_t partial = 0, limit = sp.parts * std::max<int64_t>(
+                                              1, llvm::Log2_64(sp.ranks));
+  std::vector<int64_t> lastStep(sp.parts, -1);
+  for (size_t s = 0; s < sp.steps.size(); ++s)
+    for (const MoveBlock &b : sp.steps[s].blocks)
+      if (b.count < sp.ranks)
+        for (const PartRun &r : b.runs)
+          for (int64_t j = r.sent; j < r.sent + r.length; ++j)
+            if (lastStep[j] != static_cast<int64_t>(s)) {
+              lastStep[j] = static_cast<int64_t>(s);
+              if (++partial > limit)
+                return false;
+            }
+  return true;
+}
+
 SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
   SlotProgram sp;
   sp.program = program;
@@ -208,6 +264,11 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
     }
     sp.steps.push_back(std::move(s));
   }
+  sp.reduceThenCopy = reducesThenCopies(sp);
+  sp.movesKeepParts = everyMoveKeepsItsPart(sp);
+  sp.keepsPartIndices = sp.movesKeepParts && sp.reduceThenCopy &&
+                        sp.kind != CollectiveKind::exclusive_scan;
+  sp.pathsCompose = !sp.groupLevel && partPathsAreShort(sp);
   return sp;
 }
 
@@ -244,33 +305,6 @@ size_t SlotProgram::firstCopyStep() const {
     if (!steps[i].combines())
       return i;
   return steps.size();
-}
-
-bool SlotProgram::isReduceThenCopy() const {
-  if (llvm::any_of(steps, [](const SlotStep &s) { return s.folds(); }))
-    return false; // a fold keeps the sender's value: not one path per token
-  size_t firstCopy = firstCopyStep();
-  for (size_t i = firstCopy; i < steps.size(); ++i)
-    if (steps[i].combines())
-      return false;
-  for (size_t i = 0; i < firstCopy; ++i) {
-    const SlotStep &s = steps[i];
-    if (s.isRange) {
-      if (s.from < s.to + s.vectors && s.to < s.from + s.vectors)
-        return false;
-      continue;
-    }
-    std::vector<bool> sends(numSlots, false);
-    for (const SlotMove &m : s.moves) {
-      if (sends[m.src])
-        return false; // one value sent twice: it would be counted twice
-      sends[m.src] = true;
-    }
-    for (const SlotMove &m : s.moves)
-      if (sends[m.dst])
-        return false;
-  }
-  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -427,8 +461,8 @@ z3::expr Encoder::moveThrough(const SlotStep &step, const z3::expr &slot,
       for (const PartRun &r : llvm::reverse(b.runs)) {
         int64_t src = r.sent * P + b.first,
                 dst = r.received * P + (b.first + b.shift) % P;
-        result = z3::ite(slot == slotNum(forwards ? src : dst),
-                         slotNum(forwards ? dst : src), result);
+        reassign(result, z3::ite(slot == slotNum(forwards ? src : dst),
+                         slotNum(forwards ? dst : src), result));
       }
       continue;
     }
@@ -446,8 +480,8 @@ z3::expr Encoder::moveThrough(const SlotStep &step, const z3::expr &slot,
           runs.size() == 1 && runs[0].length == 1
               ? field(forwards ? runs[0].received : runs[0].sent)
               : delta == 0 ? part : part + field(forwards ? delta : -delta);
-      result = z3::ite(member && inRuns(same, part, forwards),
-                       pack(movedPart, movedRank), result);
+      reassign(result, z3::ite(member && inRuns(same, part, forwards),
+                       pack(movedPart, movedRank), result));
     }
   }
   return result;
@@ -490,7 +524,7 @@ z3::expr Encoder::sourceOf(const SlotStep &step, const z3::expr &slot) const {
     return moveThrough(step, slot, /*forwards=*/false);
   z3::expr result = slot;
   for (const SlotMove &m : llvm::reverse(step.moves))
-    result = z3::ite(slot == num(m.dst), num(m.src), result);
+    reassign(result, z3::ite(slot == num(m.dst), num(m.src), result));
   return result;
 }
 
@@ -513,7 +547,7 @@ z3::expr Encoder::destinationOf(const SlotStep &step,
     return moveThrough(step, slot, /*forwards=*/true);
   z3::expr result = slot;
   for (const SlotMove &m : llvm::reverse(step.moves))
-    result = z3::ite(slot == num(m.src), num(m.dst), result);
+    reassign(result, z3::ite(slot == num(m.src), num(m.dst), result));
   return result;
 }
 
@@ -633,13 +667,10 @@ z3::expr Encoder::name(z3::solver &solver, const std::string &prefix,
 
 int64_t Encoder::slotValue(const z3::model &model,
                            const z3::expr &slot) const {
-  auto value = [&](const z3::expr &e) {
-    return static_cast<int64_t>(
-        model.eval(e, /*model_completion=*/true).get_numeral_uint64());
-  };
   if (program.groupLevel)
-    return value(slot);
-  return value(partOf(slot)) * program.ranks + value(rankOf(slot));
+    return valueIn(model, slot);
+  return valueIn(model, partOf(slot)) * program.ranks +
+         valueIn(model, rankOf(slot));
 }
 
 Outcome coll::verify::check(z3::solver &solver, std::string &reason) {

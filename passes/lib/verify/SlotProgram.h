@@ -25,6 +25,22 @@
 
 namespace coll::verify {
 
+/// The z3++.h of Z3 4.8.12 (Debian 12) drops the old value's reference in
+/// ast's move assignment without releasing it, so every `e = <temporary>`
+/// leaks the term e held; Z3_del_context then frees leaked terms in rounds,
+/// one per level of depth, which took most of a verify at P = 4096. A
+/// z3::expr is reassigned only through this copy (tools/check-z3-moves.sh
+/// finds any other).
+inline void reassign(z3::expr &target, const z3::expr &value) {
+  target = value;
+}
+
+/// A bit-vector's value in a model (unconstrained bits as 0).
+inline int64_t valueIn(const z3::model &model, const z3::expr &e) {
+  return static_cast<int64_t>(
+      model.eval(e, /*model_completion=*/true).get_numeral_uint64());
+}
+
 struct SlotMove {
   int64_t src, dst;
 };
@@ -98,6 +114,24 @@ struct SlotProgram {
   /// Per step, the transfers (rank level only; for matching).
   std::vector<std::vector<Transfer>> transfers;
   ProgramOp program;
+  /// The program's shape, worked out once by build (the encodings choose
+  /// by it). Combine steps never follow copy steps, and no slot both sends
+  /// and receives in a combine step: then a contribution moves along one
+  /// path while it is reduced and values are only copied afterwards, which
+  /// is what the fast encodings rely on.
+  bool reduceThenCopy = false;
+  /// Rank level, reduce-then-copy, and every move keeps its part index
+  /// (trees, digit routings, the direct alltoall): a contribution never
+  /// changes part, and no kind but the exclusive scan needs another part's
+  /// contributions, so coverage splits into one query per part.
+  bool keepsPartIndices = false;
+  /// Rank level: every move files a part under its own index (no scratch
+  /// parts in between, as Trivance's folds have).
+  bool movesKeepParts = false;
+  /// The parts' paths compose: a part moves by a block of fewer than P
+  /// senders about log2 P times or less in all (the alltoalls, not the
+  /// trees), so the query per part, a term per such move, is small.
+  bool pathsCompose = false;
 
   /// The group level for programs that have its meaning
   /// (provenOnGroupLevel); anything else, or `perRank`, gives the rank
@@ -110,11 +144,6 @@ struct SlotProgram {
   std::string describeSlot(int64_t slot) const;
   /// "rank 3" or "vector q_2".
   std::string describeToken(int64_t token) const;
-  /// Combine steps never follow copy steps, and no slot both sends and
-  /// receives in a combine step: then a contribution moves along one path
-  /// while it is reduced and values are only copied afterwards, which is
-  /// what the fast encodings rely on.
-  bool isReduceThenCopy() const;
   /// Whether delivered `slot` must end up holding `token`
   /// (ProgramOp::expects; on the group level every token that exists).
   bool needsToken(int64_t slot, int64_t token) const {

@@ -98,13 +98,17 @@ std::vector<PropertyResult> coll::verifyProgram(ProgramOp program,
   timed(coverage,
         [&] { proveCoverage(ctx, sp, options, coverage, ownership); });
   timed(legality, [&] {
-    // Rank order is a property of ranks, not placements.
+    // Rank order is a property of ranks, not placements; where values are
+    // copied from is read off the placements, as for any operator.
     if (sp.noncommutative && sp.groupLevel) {
       SlotProgram perRank = SlotProgram::build(program, /*perRank=*/true);
       proveOperatorLegality(ctx, perRank, options, legality);
     } else {
       proveOperatorLegality(ctx, sp, options, legality);
     }
+    std::string identical = identicalResultsNote(ctx, sp, options);
+    legality.note = legality.note.empty() ? identical
+                                          : legality.note + "; " + identical;
   });
   return results;
 }

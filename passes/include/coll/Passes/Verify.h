@@ -69,6 +69,23 @@ struct VerifyOptions {
   /// a chain too deep for Z3's symbolic slot) are decided by an exact
   /// replay instead. Tests lower it to run the replay on every program.
   size_t replayAboveSteps = 64;
+  /// Rank-level programs that are not reduce-then-copy and move values
+  /// between parts (Trivance's folds through a scratch part) take Z3's
+  /// general coverage query, whose symbolic paths cost seconds from a few
+  /// hundred slots on (16 s at P = 729); above this many slots their
+  /// coverage is decided by the exact replay. Tests lower it to compare.
+  int64_t replayGeneralCoverageAboveSlots = 512;
+  /// Rank order of a non-commutative operator: Z3's five symbolic
+  /// contributions cost about 8x per doubling of P (1 s at 1024 slots), so
+  /// above this many slots the exact replay of the merges decides.
+  int64_t replayRankOrderAboveSlots = 1024;
+
+  /// Every threshold above at 0: the replays decide wherever they can.
+  void replayEverywhere() {
+    replayAboveSteps = 0;
+    replayGeneralCoverageAboveSlots = 0;
+    replayRankOrderAboveSlots = 0;
+  }
 };
 
 /// Whether `program` is proven on the group level (placements as slots):
@@ -89,6 +106,23 @@ std::vector<PropertyResult> verifyProgram(ProgramOp program,
 /// induction over the step index. Empty when no family proof applies.
 std::vector<PropertyResult> proveFamily(CollectiveOp spec, int64_t maxRanks,
                                         const VerifyOptions &options);
+
+/// The closed form the halving butterfly's induction states; the defaults
+/// are the schedule's, anything else a wrong form (for the tests that the
+/// induction rejects one).
+struct HalvingForm {
+  /// h = ceil(n/2) instead of floor(n/2) placements move per step.
+  bool ceilHalf = false;
+  /// The moved placements land on [offset, offset + h) instead of [0, h).
+  int64_t destinationOffset = 0;
+};
+
+/// Ownership and coverage (and with them legality of a commutative
+/// operator) of the butterfly on cyclic(P), r = 0, for every P in
+/// [2, maxRanks], by induction over the live placement count.
+std::vector<PropertyResult> proveHalvingButterfly(int64_t maxRanks,
+                                                  const VerifyOptions &options,
+                                                  HalvingForm form = {});
 
 /// Whether `program` (expanded from `spec` without transfers) is an
 /// instance of the closed forms behind proveFamily's result for

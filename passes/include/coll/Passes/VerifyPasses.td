@@ -16,7 +16,11 @@ class VerifyPass<string arg, string property, string what>
   }];
   let options = [
     Option<"timeoutMs", "timeout-ms", "unsigned", /*default=*/"60000",
-           "Z3 timeout per query in milliseconds">
+           "Z3 timeout per query in milliseconds">,
+    Option<"replay", "replay", "bool", /*default=*/"false",
+           "Decide by the exact replay wherever the verifier has one (as it "
+           "does for long chains and large programs), to test the replays "
+           "on small ones">
   ];
 }
 
