@@ -336,6 +336,29 @@ TEST_CASE("the halving butterfly's induction rejects wrong closed forms") {
   CHECK(d.at("coverage").rfind("violated", 0) == 0);
 }
 
+TEST_CASE("the linear allgather's induction rejects a wrong closed form") {
+  auto verdicts = [](LinearAllgatherForm form) {
+    std::map<std::string, std::string> out;
+    for (const PropertyResult &r : proveLinearAllgather(64, {}, form))
+      out[propertyName(r.property)] =
+          verdictName(r.verdict) +
+          (r.counterexample ? ": " + r.counterexample->message : "");
+    return out;
+  };
+  std::map<std::string, std::string> right = verdicts({});
+  CHECK(right.at("ownership") == "proven");
+  CHECK(right.at("coverage") == "proven");
+  CHECK(right.at("operator-legality") == "proven");
+  // Step i sending placement i + 1, which only step i itself fills.
+  LinearAllgatherForm ahead;
+  ahead.sourceOffset = 1;
+  std::map<std::string, std::string> wrong = verdicts(ahead);
+  CHECK(wrong.at("ownership").rfind("violated: the closed form fails for", 0) ==
+        0);
+  CHECK(wrong.at("coverage").rfind("violated", 0) == 0);
+  CHECK_FALSE(wrong.count("operator-legality"));
+}
+
 TEST_CASE("an unaligned move on the xor group sends its vectors where the "
           "rank-level transfers take them") {
   // Recursive halving for P = 8 whose last copy is split into [1, 3) ->

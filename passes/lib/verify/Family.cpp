@@ -256,14 +256,19 @@ std::vector<PropertyResult> linearSchedule(int64_t maxRanks,
   return results;
 }
 
+} // namespace
+
 /// The linear allgather on placements, P symbolic: copy step i < P-1
 /// copies placement i onto i+1, and only placement 0 (each rank's own
 /// block) starts with a value. Invariants (i steps done):
 ///   ownership: slot q has never received a value iff q > i;
 ///   coverage:  before copy step i, the final value of slot k comes from
 ///              min(k, i), so every slot ends with placement 0's value.
-std::vector<PropertyResult> linearAllgather(int64_t maxRanks,
-                                            const VerifyOptions &options) {
+/// `form` states the closed form; anything but the default is a wrong one,
+/// for the tests that the induction rejects it.
+std::vector<PropertyResult>
+coll::proveLinearAllgather(int64_t maxRanks, const VerifyOptions &options,
+                           LinearAllgatherForm form) {
   std::string scope = "all P in [2, " + std::to_string(maxRanks) + "]";
   std::vector<PropertyResult> results;
   // One induction query: P, the step index i and a slot symbolic, the
@@ -291,7 +296,7 @@ std::vector<PropertyResult> linearAllgather(int64_t maxRanks,
   // Ownership: a copy never sends a slot that has no value yet. Step i
   // sends i and fills i+1.
   induction(Property::ownership, "symbolic P and slot",
-            [](const z3::expr &, const z3::expr &i, const z3::expr &q) {
+            [&](const z3::expr &, const z3::expr &i, const z3::expr &q) {
               auto empty = [](const z3::expr &done, const z3::expr &slot) {
                 return slot > done;
               };
@@ -299,17 +304,19 @@ std::vector<PropertyResult> linearAllgather(int64_t maxRanks,
               z3::expr next =
                   z3::ite(q == i + 1, q.ctx().bool_val(false), empty(i, q));
               return empty(zero, q) != (q != zero) ||
-                     next != empty(i + 1, q) || empty(i, i);
+                     next != empty(i + 1, q) ||
+                     empty(i, i + int(form.sourceOffset));
             });
   // Coverage: every final slot copies placement 0, the one value.
   Verdict coverage = induction(
       Property::coverage, "symbolic P and slot",
-      [](const z3::expr &P, const z3::expr &i, const z3::expr &k) {
+      [&](const z3::expr &P, const z3::expr &i, const z3::expr &k) {
         auto origin = [](const z3::expr &before, const z3::expr &slot) {
           return z3::ite(slot < before, slot, before);
         };
         z3::expr later = origin(i + 1, k);
-        z3::expr stepped = z3::ite(later == i + 1, i, later);
+        z3::expr stepped =
+            z3::ite(later == i + 1, i + int(form.sourceOffset), later);
         return origin(P - 1, k) != k || stepped != origin(i, k) ||
                origin(k.ctx().int_val(0), k) != 0;
       });
@@ -325,8 +332,6 @@ std::vector<PropertyResult> linearAllgather(int64_t maxRanks,
   }
   return results;
 }
-
-} // namespace
 
 /// The butterfly on cyclic(P), r = 0 (seeds/003), on placements: with n
 /// placements live (n = P at first), a combine step moves [n-h, n) onto
@@ -472,7 +477,7 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
       results.push_back(std::move(r));
   if (spec.getSchedule() == ScheduleKind::linear &&
       spec.getKind() == CollectiveKind::allgather)
-    for (PropertyResult &r : linearAllgather(maxRanks, options))
+    for (PropertyResult &r : proveLinearAllgather(maxRanks, options))
       results.push_back(std::move(r));
   if (spec.getSchedule() == ScheduleKind::butterfly &&
       spec.getGroup() == GroupKind::cyclic &&

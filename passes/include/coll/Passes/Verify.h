@@ -124,6 +124,19 @@ std::vector<PropertyResult> proveHalvingButterfly(int64_t maxRanks,
                                                   const VerifyOptions &options,
                                                   HalvingForm form = {});
 
+/// The closed form the linear allgather's induction states: copy step i
+/// copies placement i + sourceOffset onto i + 1 (0 is the schedule's;
+/// anything else a wrong form, for the tests).
+struct LinearAllgatherForm {
+  int64_t sourceOffset = 0;
+};
+
+/// Ownership, coverage and legality of the linear allgather on cyclic(P)
+/// for every P in [2, maxRanks], by induction over the step index.
+std::vector<PropertyResult>
+proveLinearAllgather(int64_t maxRanks, const VerifyOptions &options,
+                     LinearAllgatherForm form = {});
+
 /// Whether `program` (expanded from `spec` without transfers) is an
 /// instance of the closed forms behind proveFamily's result for
 /// `property`, so that result covers this P too.
