@@ -359,6 +359,81 @@ TEST_CASE("the linear allgather's induction rejects a wrong closed form") {
   CHECK_FALSE(wrong.count("operator-legality"));
 }
 
+TEST_CASE("the binomial broadcast is proven for all P, and each P is its "
+          "instance") {
+  std::map<std::string, std::string> verdicts;
+  for (const PropertyResult &r : proveBinomialBroadcast(65536, {}))
+    verdicts[propertyName(r.property)] = verdictName(r.verdict);
+  CHECK(verdicts == std::map<std::string, std::string>{
+                        {"ownership", "proven"},
+                        {"coverage", "proven"},
+                        {"operator-legality", "proven"}});
+  // A level sending one rank too far: an even rank copies onto an even
+  // rank, which already holds (and the holders are no longer the
+  // multiples of d).
+  BinomialForm far;
+  far.distanceLag = 1;
+  for (const PropertyResult &r : proveBinomialBroadcast(64, {}, far))
+    CHECK(r.verdict == Verdict::violated);
+
+  mlir::MLIRContext context;
+  context.getOrLoadDialect<CollDialect>();
+  for (int64_t root : {0, 1, 5}) {
+    std::string source = "collective c : broadcast<any> { ranks P; root = " +
+                         std::to_string(root) + "; tree binomial; }";
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    CollectiveOp spec = collc_test::parseSpec(context, module, source);
+    mlir::OpBuilder builder(module->getBody(), module->getBody()->end());
+    for (int64_t P = root + 1; P <= 40; ++P) {
+      if (!spec.acceptsRanks(P) || P < 2)
+        continue;
+      CAPTURE(root);
+      CAPTURE(P);
+      ProgramOp program = expandCollective(spec, P, builder, false);
+      CHECK(familyCovers(spec, program, Property::ownership));
+      CHECK(familyCovers(spec, program, Property::coverage));
+      CHECK_FALSE(familyCovers(spec, program, Property::matching));
+    }
+  }
+  // A program is covered only if every level is the closed form's: the
+  // right one, and one whose last level has rank 6 skip rank 7.
+  mlir::OwningOpRef<mlir::ModuleOp> specModule;
+  CollectiveOp rootZero = collc_test::parseSpec(
+      context, specModule,
+      "collective c : broadcast<any> { ranks P; root = 0; tree binomial; }");
+  auto program = [&](const char *lastLevel) {
+    return "coll.program @c attributes {kind = #coll.kind<broadcast>, "
+           "num_parts = 1 : i64, num_ranks = 8 : i64, op = #coll.op<sum>, "
+           "root = 0 : i64} {\n"
+           "  coll.step \"broadcast\" copy {0 -> 4 [0]}\n"
+           "  coll.step \"broadcast\" copy {0 -> 2 [0], 4 -> 6 [0]}\n"
+           "  coll.step \"broadcast\" copy {" +
+           std::string(lastLevel) + "}\n}\n";
+  };
+  for (auto [lastLevel, covered] :
+       {std::pair{"0 -> 1 [0], 2 -> 3 [0], 4 -> 5 [0], 6 -> 7 [0]", true},
+        std::pair{"0 -> 1 [0], 2 -> 3 [0], 4 -> 5 [0]", false}}) {
+    CAPTURE(lastLevel);
+    mlir::OwningOpRef<mlir::ModuleOp> parsed =
+        mlir::parseSourceString<mlir::ModuleOp>(program(lastLevel), &context);
+    REQUIRE(parsed);
+    ProgramOp p = *parsed->getOps<ProgramOp>().begin();
+    CHECK(familyCovers(rootZero, p, Property::coverage) == covered);
+  }
+  // Other trees and kinds are not this closed form.
+  for (const char *other :
+       {"collective c : broadcast<any> { ranks P; root = 0; tree arity(3) "
+        "flat_below(0); }",
+        "collective c : scatter<any> { ranks P; root = 0; tree binomial; }"}) {
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    CollectiveOp spec = collc_test::parseSpec(context, module, other);
+    CHECK(proveFamily(spec, 64, {}).empty());
+    mlir::OpBuilder builder(module->getBody(), module->getBody()->end());
+    ProgramOp program = expandCollective(spec, 9, builder, false);
+    CHECK_FALSE(familyCovers(spec, program, Property::coverage));
+  }
+}
+
 TEST_CASE("an unaligned move on the xor group sends its vectors where the "
           "rank-level transfers take them") {
   // Recursive halving for P = 8 whose last copy is split into [1, 3) ->

@@ -11,7 +11,9 @@
 //  - the linear allgather copies placement 0 along the ring, by the same
 //    kind of induction;
 //  - the butterfly on cyclic(P) with r = 0 halves the live placements
-//    down to one and doubles them back, by induction over the live count.
+//    down to one and doubles them back, by induction over the live count;
+//  - the binomial broadcast doubles the ranks that hold the root's value,
+//    by induction over the tree's levels.
 // The per-P check that a program is an instance of these closed forms is
 // familyCovers().
 //
@@ -420,6 +422,101 @@ coll::proveHalvingButterfly(int64_t maxRanks, const VerifyOptions &options,
   return results;
 }
 
+/// The binomial broadcast, P symbolic: with virtual ranks v = (r - root)
+/// mod P and L = ceil(log2 P), level k = 0 .. L-1 has distance
+/// d = 2^(L-1-k), and every v that is a multiple of 2d with v + d < P
+/// copies its value to v + d. Invariant (bit-vectors, P in [2, maxRanks],
+/// d = 2^j < P symbolic): before the level of distance d exactly the
+/// multiples of 2d hold the root's value; the senders hold it, no receiver
+/// does (nothing is overwritten), each receiver has one sender, no sender
+/// sends twice; afterwards exactly the multiples of d hold it. At the
+/// first level (2d >= P) only v = 0 is a multiple of 2d, and after the
+/// last (d = 1) every rank holds the root's value, the only value there
+/// is: ownership and coverage for every P at once. (Matching is by
+/// construction -- one receiver per sender, one sender v - d per
+/// receiver -- and proven per P from the transfers.)
+/// `form` states the closed form; anything but the default is wrong, for
+/// the tests.
+std::vector<PropertyResult>
+coll::proveBinomialBroadcast(int64_t maxRanks, const VerifyOptions &options,
+                             BinomialForm form) {
+  std::string scope = "all P in [2, " + std::to_string(maxRanks) + "]";
+  std::vector<PropertyResult> results;
+  unsigned width =
+      llvm::Log2_64_Ceil(static_cast<uint64_t>(maxRanks)) + 3; // 4d fits
+  auto induction = [&](Property property,
+                       const std::function<z3::expr(
+                           const z3::expr &, const z3::expr &,
+                           const z3::expr &, const z3::expr &)> &breach) {
+    PropertyResult r{property};
+    r.method = "Z3 (bit-vectors): induction over the levels of the binomial "
+               "tree, symbolic P, distance 2^j and virtual ranks";
+    z3::context ctx;
+    z3::solver solver = makeSolver(ctx, options, "QF_BV");
+    auto num = [&](int64_t v) {
+      return ctx.bv_val(static_cast<uint64_t>(v), width);
+    };
+    z3::expr P = ctx.bv_const("P", width), j = ctx.bv_const("j", width),
+             v = ctx.bv_const("v", width), w = ctx.bv_const("w", width);
+    z3::expr d = z3::shl(num(1), j);
+    solver.add(z3::uge(P, num(2)) && z3::ule(P, num(maxRanks)));
+    solver.add(z3::ult(j, num(width - 3)) && z3::ult(d, P));
+    solver.add(z3::ult(v, P) && z3::ult(w, P));
+    solver.add(breach(P, d, v, w));
+    settle(solver, r);
+    r.scope = scope;
+    results.push_back(r);
+    return r.verdict;
+  };
+  auto multipleOf = [](const z3::expr &v, const z3::expr &m) {
+    return (v & (m - 1)) == 0;
+  };
+  int64_t lag = form.distanceLag;
+  // The level of distance d: who holds before and after, who sends, whom.
+  auto level = [&](const z3::expr &P, const z3::expr &d) {
+    z3::expr step =
+        d + d.ctx().bv_val(static_cast<uint64_t>(lag), d.get_sort().bv_size());
+    auto heldBefore = [=](const z3::expr &x) { return multipleOf(x, 2 * d); };
+    auto sends = [=](const z3::expr &x) {
+      return heldBefore(x) && z3::ult(x + step, P);
+    };
+    return std::make_tuple(heldBefore, sends, step);
+  };
+  // The invariant fails at a level: a receiver already holds (a copy
+  // would overwrite it), the holders afterwards are not the multiples of
+  // d, or the first level does not start from the root alone.
+  auto invariantBreach = [&](const z3::expr &P, const z3::expr &d,
+                             const z3::expr &v) {
+    auto [heldBefore, sends, step] = level(P, d);
+    z3::expr receives = z3::uge(v, step) && sends(v - step);
+    z3::expr first = z3::uge(2 * d, P);
+    return (receives && heldBefore(v)) ||
+           (heldBefore(v) || receives) != multipleOf(v, d) ||
+           (first && heldBefore(v) != (v == 0));
+  };
+  induction(Property::ownership,
+            [&](const z3::expr &P, const z3::expr &d, const z3::expr &v,
+                const z3::expr &) { return invariantBreach(P, d, v); });
+  // The root's value is the only one, and a copy replaces: a rank holds it
+  // once iff it holds at all, which after the level of distance 1 every
+  // rank does (every v is a multiple of 1).
+  Verdict coverage = induction(
+      Property::coverage, [&](const z3::expr &P, const z3::expr &d,
+                              const z3::expr &v, const z3::expr &) {
+        z3::expr one = d.ctx().bv_val(1, d.get_sort().bv_size());
+        return invariantBreach(P, d, v) || (d == one && !multipleOf(v, d));
+      });
+  if (coverage == Verdict::proven) {
+    PropertyResult legality{Property::operatorLegality};
+    legality.verdict = Verdict::proven;
+    legality.scope = scope;
+    legality.method = "nothing is combined: the broadcast only copies";
+    legality.note = "bitwise-identical results: yes (data is only copied)";
+    results.push_back(legality);
+  }
+  return results;
+}
+
 namespace {
 
 /// Whether `steps` are the halving butterfly's closed form for P (see
@@ -447,6 +544,40 @@ bool isHalvingButterfly(llvm::ArrayRef<StepOp> steps, int64_t P) {
   return true;
 }
 
+/// Whether `program` is proveBinomialBroadcast's closed form for its P:
+/// level k copies part 0 from virtual rank v to v + d, d = 2^(L-1-k), for
+/// every multiple v of 2d with v + d < P, and nothing else.
+bool isBinomialBroadcast(ProgramOp program, int64_t root) {
+  int64_t P = program.getNumRanks();
+  if (program.getKind() != CollectiveKind::broadcast || P < 2 ||
+      program.getNumParts() != 1 || program.getNumScratchParts().value_or(0) ||
+      program.getRoot().value_or(-1) != static_cast<uint64_t>(root))
+    return false;
+  auto steps = llvm::to_vector(program.getBody().getOps<StepOp>());
+  int64_t levels = llvm::Log2_64_Ceil(static_cast<uint64_t>(P));
+  if (static_cast<int64_t>(steps.size()) != levels)
+    return false;
+  for (int64_t k = 0; k < levels; ++k) {
+    if (steps[k].getStepKind() != StepKind::copy)
+      return false;
+    int64_t d = int64_t(1) << (levels - 1 - k);
+    std::vector<std::pair<int64_t, int64_t>> expected, found;
+    for (int64_t v = 0; v + d < P; v += 2 * d)
+      expected.push_back({(root + v) % P, (root + v + d) % P});
+    for (const Transfer &t : transfersOfStep(steps[k])) {
+      if (t.sent != std::vector<int64_t>{0} ||
+          t.received != std::vector<int64_t>{0})
+        return false;
+      found.push_back({t.src, t.dst});
+    }
+    llvm::sort(expected);
+    llvm::sort(found);
+    if (expected != found)
+      return false;
+  }
+  return true;
+}
+
 bool isAligned(int64_t from, int64_t to, int64_t vectors) {
   for (int64_t block = 1;; block *= 2) {
     if (from % block || to % block)
@@ -462,10 +593,14 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
                                               int64_t maxRanks,
                                               const VerifyOptions &options) {
   std::vector<PropertyResult> results;
-  // Only group schedules have closed forms in P; trees, digit routings and
-  // scans are proven per P.
-  if (maxRanks < 2 || spec.getNumRanks() || !spec.getGroup() ||
-      spec.getButterflyR() != 0)
+  if (maxRanks < 2 || spec.getNumRanks())
+    return results;
+  if (spec.getSchedule() == ScheduleKind::binomial &&
+      spec.getKind() == CollectiveKind::broadcast)
+    return proveBinomialBroadcast(maxRanks, options);
+  // Otherwise only group schedules have closed forms in P; other trees,
+  // digit routings and scans are proven per P.
+  if (!spec.getGroup() || spec.getButterflyR() != 0)
     return results;
   results.push_back(spec.getGroup() == GroupKind::cyclic
                         ? cyclicMoves(maxRanks, options)
@@ -495,7 +630,13 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
 
 bool coll::familyCovers(CollectiveOp spec, ProgramOp program,
                         Property property) {
-  if (spec.getNumRanks() || !spec.getGroup() ||
+  if (spec.getNumRanks())
+    return false;
+  if (spec.getSchedule() == ScheduleKind::binomial &&
+      spec.getKind() == CollectiveKind::broadcast)
+    return property != Property::matching &&
+           isBinomialBroadcast(program, spec.getRoot().value_or(0));
+  if (!spec.getGroup() ||
       program.getGroup() != spec.getGroup())
     return false;
   int64_t P = program.getNumRanks();

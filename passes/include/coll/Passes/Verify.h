@@ -137,6 +137,20 @@ std::vector<PropertyResult>
 proveLinearAllgather(int64_t maxRanks, const VerifyOptions &options,
                      LinearAllgatherForm form = {});
 
+/// The closed form the binomial broadcast's induction states: level of
+/// distance d sends from v to v + d + distanceLag (0 is the schedule's;
+/// anything else a wrong form, for the tests).
+struct BinomialForm {
+  int64_t distanceLag = 0;
+};
+
+/// Ownership, coverage and legality of the binomial broadcast for every P
+/// in [2, maxRanks], by induction over the tree's levels (matching stays
+/// per P).
+std::vector<PropertyResult>
+proveBinomialBroadcast(int64_t maxRanks, const VerifyOptions &options,
+                       BinomialForm form = {});
+
 /// Whether `program` (expanded from `spec` without transfers) is an
 /// instance of the closed forms behind proveFamily's result for
 /// `property`, so that result covers this P too.
