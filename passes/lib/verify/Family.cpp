@@ -74,6 +74,21 @@ void settle(z3::solver &solver, PropertyResult &result) {
   }
 }
 
+/// Operator legality that an induction's coverage gives: proven in the
+/// induction's scope, for `why`, with the identical-results note.
+PropertyResult legalityFromCoverage(const std::string &scope,
+                                    const char *why, bool copiesOnly) {
+  PropertyResult legality{Property::operatorLegality};
+  legality.verdict = Verdict::proven;
+  legality.scope = scope;
+  legality.method = why;
+  legality.note = copiesOnly ? "bitwise-identical results: yes (data is only "
+                               "copied)"
+                             : "bitwise-identical results: yes (each part is "
+                               "reduced once, then copied)";
+  return legality;
+}
+
 /// x mod P for x in (-P, 2P), without nonlinear arithmetic.
 z3::expr wrap(const z3::expr &x, const z3::expr &P) {
   return z3::ite(x >= P, x - P, z3::ite(x < 0, x + P, x));
@@ -244,16 +259,12 @@ std::vector<PropertyResult> linearSchedule(int64_t maxRanks,
     settle(solver, r);
     r.scope = scope;
     results.push_back(r);
-    if (r.verdict == Verdict::proven) {
-      PropertyResult legality{Property::operatorLegality};
-      legality.verdict = Verdict::proven;
-      legality.scope = scope;
-      legality.method = "the operator is commutative; the coverage induction "
-                        "shows every final slot copies placement P-1";
-      legality.note = "bitwise-identical results: yes (each part is reduced "
-                      "once, then copied)";
-      results.push_back(legality);
-    }
+    if (r.verdict == Verdict::proven)
+      results.push_back(legalityFromCoverage(
+          scope,
+          "the operator is commutative; the coverage induction shows every "
+          "final slot copies placement P-1",
+          /*copiesOnly=*/false));
   }
   return results;
 }
@@ -322,16 +333,10 @@ coll::proveLinearAllgather(int64_t maxRanks, const VerifyOptions &options,
         return origin(P - 1, k) != k || stepped != origin(i, k) ||
                origin(k.ctx().int_val(0), k) != 0;
       });
-  {
-    if (coverage == Verdict::proven) {
-      PropertyResult legality{Property::operatorLegality};
-      legality.verdict = Verdict::proven;
-      legality.scope = scope;
-      legality.method = "nothing is combined: the allgather only copies";
-      legality.note = "bitwise-identical results: yes (data is only copied)";
-      results.push_back(legality);
-    }
-  }
+  if (coverage == Verdict::proven)
+    results.push_back(legalityFromCoverage(
+        scope, "nothing is combined: the allgather only copies",
+        /*copiesOnly=*/true));
   return results;
 }
 
@@ -409,16 +414,12 @@ coll::proveHalvingButterfly(int64_t maxRanks, const VerifyOptions &options,
         z3::expr moved = z3::ite(in(p, n - h, n), p - (n - h) + o, p);
         return p < n && !in(moved, p.ctx().int_val(0), n - h);
       });
-  if (coverage == Verdict::proven) {
-    PropertyResult legality{Property::operatorLegality};
-    legality.verdict = Verdict::proven;
-    legality.scope = scope;
-    legality.method = "the operator is commutative; the coverage induction "
-                      "shows every final slot copies placement 0";
-    legality.note = "bitwise-identical results: yes (each part is reduced "
-                    "once, then copied)";
-    results.push_back(legality);
-  }
+  if (coverage == Verdict::proven)
+    results.push_back(legalityFromCoverage(
+        scope,
+        "the operator is commutative; the coverage induction shows every "
+        "final slot copies placement 0",
+        /*copiesOnly=*/false));
   return results;
 }
 
@@ -506,14 +507,10 @@ coll::proveBinomialBroadcast(int64_t maxRanks, const VerifyOptions &options,
         z3::expr one = d.ctx().bv_val(1, d.get_sort().bv_size());
         return invariantBreach(P, d, v) || (d == one && !multipleOf(v, d));
       });
-  if (coverage == Verdict::proven) {
-    PropertyResult legality{Property::operatorLegality};
-    legality.verdict = Verdict::proven;
-    legality.scope = scope;
-    legality.method = "nothing is combined: the broadcast only copies";
-    legality.note = "bitwise-identical results: yes (data is only copied)";
-    results.push_back(legality);
-  }
+  if (coverage == Verdict::proven)
+    results.push_back(legalityFromCoverage(
+        scope, "nothing is combined: the broadcast only copies",
+        /*copiesOnly=*/true));
   return results;
 }
 
