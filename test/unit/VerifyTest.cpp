@@ -306,14 +306,21 @@ TEST_CASE("the family proofs hold, and each P in range is their instance") {
   }
 }
 
+/// Each family result as "verdict" or "verdict: counterexample", by
+/// property name.
+static std::map<std::string, std::string>
+verdictTexts(const std::vector<PropertyResult> &results) {
+  std::map<std::string, std::string> out;
+  for (const PropertyResult &r : results)
+    out[propertyName(r.property)] =
+        verdictName(r.verdict) +
+        (r.counterexample ? ": " + r.counterexample->message : "");
+  return out;
+}
+
 TEST_CASE("the halving butterfly's induction rejects wrong closed forms") {
   auto verdicts = [](HalvingForm form) {
-    std::map<std::string, std::string> out;
-    for (const PropertyResult &r : proveHalvingButterfly(64, {}, form))
-      out[propertyName(r.property)] =
-          verdictName(r.verdict) +
-          (r.counterexample ? ": " + r.counterexample->message : "");
-    return out;
+    return verdictTexts(proveHalvingButterfly(64, {}, form));
   };
   std::map<std::string, std::string> right = verdicts({});
   CHECK(right.at("ownership") == "proven");
@@ -338,12 +345,7 @@ TEST_CASE("the halving butterfly's induction rejects wrong closed forms") {
 
 TEST_CASE("the linear allgather's induction rejects a wrong closed form") {
   auto verdicts = [](LinearAllgatherForm form) {
-    std::map<std::string, std::string> out;
-    for (const PropertyResult &r : proveLinearAllgather(64, {}, form))
-      out[propertyName(r.property)] =
-          verdictName(r.verdict) +
-          (r.counterexample ? ": " + r.counterexample->message : "");
-    return out;
+    return verdictTexts(proveLinearAllgather(64, {}, form));
   };
   std::map<std::string, std::string> right = verdicts({});
   CHECK(right.at("ownership") == "proven");
@@ -361,10 +363,8 @@ TEST_CASE("the linear allgather's induction rejects a wrong closed form") {
 
 TEST_CASE("the binomial broadcast is proven for all P, and each P is its "
           "instance") {
-  std::map<std::string, std::string> verdicts;
-  for (const PropertyResult &r : proveBinomialBroadcast(65536, {}))
-    verdicts[propertyName(r.property)] = verdictName(r.verdict);
-  CHECK(verdicts == std::map<std::string, std::string>{
+  CHECK(verdictTexts(proveBinomialBroadcast(65536, {})) ==
+        std::map<std::string, std::string>{
                         {"ownership", "proven"},
                         {"coverage", "proven"},
                         {"operator-legality", "proven"}});

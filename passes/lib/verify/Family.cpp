@@ -74,6 +74,26 @@ void settle(z3::solver &solver, PropertyResult &result) {
   }
 }
 
+/// One induction query of a family proof: `breach` declares the symbolic
+/// state in `ctx`, adds its ranges to `solver` and returns the breach of
+/// the invariants; unsat proves `property` in `scope`. The result is added
+/// to `results`.
+Verdict addInduction(
+    std::vector<PropertyResult> &results, Property property,
+    std::string method, const std::string &scope, const VerifyOptions &options,
+    const char *logic,
+    const std::function<z3::expr(z3::context &, z3::solver &)> &breach) {
+  PropertyResult r{property};
+  r.method = std::move(method);
+  z3::context ctx;
+  z3::solver solver = makeSolver(ctx, options, logic);
+  solver.add(breach(ctx, solver));
+  settle(solver, r);
+  r.scope = scope;
+  results.push_back(r);
+  return r.verdict;
+}
+
 /// Operator legality that an induction's coverage gives: proven in the
 /// induction's scope, for `why`, with the identical-results note.
 PropertyResult legalityFromCoverage(const std::string &scope,
@@ -209,63 +229,57 @@ std::vector<PropertyResult> linearSchedule(int64_t maxRanks,
   std::string scope = "all P in [2, " + std::to_string(maxRanks) + "]";
   std::vector<PropertyResult> results;
 
-  { // Ownership: nothing handed on is sent or combined into.
-    PropertyResult r{Property::ownership};
-    r.method = "Z3 (linear integer arithmetic): induction over the step "
-               "index of the linear schedule, symbolic P and slot";
-    z3::context ctx;
-    Ring ring(ctx);
-    z3::solver solver = makeSolver(ctx, options, "QF_LIA");
-    z3::expr j = ctx.int_const("j"), q = ctx.int_const("q");
-    addRangeFacts(solver, ring, maxRanks, j, {q});
-    z3::expr zero = ctx.int_val(0), last = ring.P - 1;
-    // Reduction step j: sends j, receives j+1.
-    z3::expr reduceNext = z3::ite(q == j + 1, ctx.bool_val(false),
-                                  q == j || ring.reducedAway(j, q));
-    // Copy step j: sends copySource(j), receives j.
-    z3::expr copyNext =
-        z3::ite(q == j, ctx.bool_val(false), ring.copiedAway(j, q));
-    solver.add(ring.reducedAway(zero, q) ||
+  // Ownership: nothing handed on is sent or combined into.
+  addInduction(
+      results, Property::ownership,
+      "Z3 (linear integer arithmetic): induction over the step index of the "
+      "linear schedule, symbolic P and slot",
+      scope, options, "QF_LIA", [&](z3::context &ctx, z3::solver &solver) {
+        Ring ring(ctx);
+        z3::expr j = ctx.int_const("j"), q = ctx.int_const("q");
+        addRangeFacts(solver, ring, maxRanks, j, {q});
+        z3::expr zero = ctx.int_val(0), last = ring.P - 1;
+        // Reduction step j: sends j, receives j+1.
+        z3::expr reduceNext = z3::ite(q == j + 1, ctx.bool_val(false),
+                                      q == j || ring.reducedAway(j, q));
+        // Copy step j: sends copySource(j), receives j.
+        z3::expr copyNext =
+            z3::ite(q == j, ctx.bool_val(false), ring.copiedAway(j, q));
+        return ring.reducedAway(zero, q) ||
                reduceNext != ring.reducedAway(j + 1, q) ||
                (ring.reducedAway(j, q) && (q == j || q == j + 1)) ||
                ring.copiedAway(zero, q) != ring.reducedAway(last, q) ||
                copyNext != ring.copiedAway(j + 1, q) ||
-               (ring.copiedAway(j, q) && q == ring.copySource(j)));
-    settle(solver, r);
-    r.scope = scope;
-    results.push_back(r);
-  }
-  { // Coverage: every token ends where every final slot copies from.
-    PropertyResult r{Property::coverage};
-    r.method = "Z3 (linear integer arithmetic): induction over the step "
-               "index of the linear schedule, symbolic P, slot and "
-               "contribution";
-    z3::context ctx;
-    Ring ring(ctx);
-    z3::solver solver = makeSolver(ctx, options, "QF_LIA");
-    z3::expr j = ctx.int_const("j"), c = ctx.int_const("c"),
-             k = ctx.int_const("k");
-    addRangeFacts(solver, ring, maxRanks, j, {c, k});
-    z3::expr zero = ctx.int_val(0), last = ring.P - 1;
-    z3::expr at = ring.tokenAt(j, c);
-    z3::expr moved = z3::ite(at == j, j + 1, at);
-    z3::expr before = ring.origin(j + 1, k);
-    z3::expr stepped = z3::ite(before == j, ring.copySource(j), before);
-    solver.add(ring.tokenAt(zero, c) != c || moved != ring.tokenAt(j + 1, c) ||
-               ring.origin(last, k) != k || stepped != ring.origin(j, k) ||
+               (ring.copiedAway(j, q) && q == ring.copySource(j));
+      });
+  // Coverage: every token ends where every final slot copies from.
+  Verdict coverage = addInduction(
+      results, Property::coverage,
+      "Z3 (linear integer arithmetic): induction over the step index of the "
+      "linear schedule, symbolic P, slot and contribution",
+      scope, options, "QF_LIA", [&](z3::context &ctx, z3::solver &solver) {
+        Ring ring(ctx);
+        z3::expr j = ctx.int_const("j"), c = ctx.int_const("c"),
+                 k = ctx.int_const("k");
+        addRangeFacts(solver, ring, maxRanks, j, {c, k});
+        z3::expr zero = ctx.int_val(0), last = ring.P - 1;
+        z3::expr at = ring.tokenAt(j, c);
+        z3::expr moved = z3::ite(at == j, j + 1, at);
+        z3::expr before = ring.origin(j + 1, k);
+        z3::expr stepped = z3::ite(before == j, ring.copySource(j), before);
+        return ring.tokenAt(zero, c) != c ||
+               moved != ring.tokenAt(j + 1, c) || ring.origin(last, k) != k ||
+               stepped != ring.origin(j, k) ||
                ring.tokenAt(last, c) != ring.origin(zero, k) ||
                // every final slot copies the same placement
-               ring.origin(zero, k) != ring.origin(zero, c));
-    settle(solver, r);
-    r.scope = scope;
-    results.push_back(r);
-    if (r.verdict == Verdict::proven)
-      results.push_back(legalityFromCoverage(
-          scope,
-          "the operator is commutative; the coverage induction shows every "
-          "final slot copies placement P-1",
-          /*copiesOnly=*/false));
-  }
+               ring.origin(zero, k) != ring.origin(zero, c);
+      });
+  if (coverage == Verdict::proven)
+    results.push_back(legalityFromCoverage(
+        scope,
+        "the operator is commutative; the coverage induction shows every "
+        "final slot copies placement P-1",
+        /*copiesOnly=*/false));
   return results;
 }
 
@@ -290,21 +304,18 @@ coll::proveLinearAllgather(int64_t maxRanks, const VerifyOptions &options,
                        const std::function<z3::expr(
                            const z3::expr &, const z3::expr &,
                            const z3::expr &)> &breach) {
-    PropertyResult r{property};
-    r.method = std::string("Z3 (linear integer arithmetic): induction over "
-                           "the step index of the linear allgather, ") +
-               what;
-    z3::context ctx;
-    z3::solver solver = makeSolver(ctx, options, "QF_LIA");
-    z3::expr P = ctx.int_const("P"), i = ctx.int_const("i"),
-             q = ctx.int_const("q");
-    solver.add(P >= 2 && P <= ctx.int_val(maxRanks));
-    solver.add(i >= 0 && i <= P - 2 && q >= 0 && q < P);
-    solver.add(breach(P, i, q));
-    settle(solver, r);
-    r.scope = scope;
-    results.push_back(r);
-    return r.verdict;
+    return addInduction(
+        results, property,
+        std::string("Z3 (linear integer arithmetic): induction over the step "
+                    "index of the linear allgather, ") +
+            what,
+        scope, options, "QF_LIA", [&](z3::context &ctx, z3::solver &solver) {
+          z3::expr P = ctx.int_const("P"), i = ctx.int_const("i"),
+                   q = ctx.int_const("q");
+          solver.add(P >= 2 && P <= ctx.int_val(maxRanks));
+          solver.add(i >= 0 && i <= P - 2 && q >= 0 && q < P);
+          return breach(P, i, q);
+        });
   };
   // Ownership: a copy never sends a slot that has no value yet. Step i
   // sends i and fills i+1.
@@ -367,25 +378,22 @@ coll::proveHalvingButterfly(int64_t maxRanks, const VerifyOptions &options,
                        const std::function<z3::expr(
                            const z3::expr &, const z3::expr &,
                            const z3::expr &)> &breach) {
-    PropertyResult r{property};
-    r.method = "Z3 (linear integer arithmetic): induction over the live "
-               "placement count n of the halving butterfly, symbolic P, n "
-               "and slot";
-    z3::context ctx;
-    z3::solver solver = makeSolver(ctx, options, "QF_LIA");
-    z3::expr P = ctx.int_const("P"), n = ctx.int_const("n"),
-             h = ctx.int_const("h"), q = ctx.int_const("q");
-    solver.add(P >= 2 && P <= ctx.int_val(maxRanks) && n >= 2 && n <= P);
-    if (form.ceilHalf)
-      solver.add(2 * h >= n && 2 * h <= n + 1);
-    else
-      solver.add(2 * h <= n && 2 * h >= n - 1);
-    solver.add(q >= 0 && q < P);
-    solver.add(breach(n, h, q));
-    settle(solver, r);
-    r.scope = scope;
-    results.push_back(r);
-    return r.verdict;
+    return addInduction(
+        results, property,
+        "Z3 (linear integer arithmetic): induction over the live placement "
+        "count n of the halving butterfly, symbolic P, n and slot",
+        scope, options, "QF_LIA", [&](z3::context &ctx, z3::solver &solver) {
+          z3::expr P = ctx.int_const("P"), n = ctx.int_const("n"),
+                   h = ctx.int_const("h"), q = ctx.int_const("q");
+          solver.add(P >= 2 && P <= ctx.int_val(maxRanks) && n >= 2 &&
+                     n <= P);
+          if (form.ceilHalf)
+            solver.add(2 * h >= n && 2 * h <= n + 1);
+          else
+            solver.add(2 * h <= n && 2 * h >= n - 1);
+          solver.add(q >= 0 && q < P);
+          return breach(n, h, q);
+        });
   };
   int64_t offset = form.destinationOffset;
   auto in = [](const z3::expr &q, const z3::expr &lo, const z3::expr &hi) {
@@ -429,8 +437,8 @@ coll::proveHalvingButterfly(int64_t maxRanks, const VerifyOptions &options,
 /// copies its value to v + d. Invariant (bit-vectors, P in [2, maxRanks],
 /// d = 2^j < P symbolic): before the level of distance d exactly the
 /// multiples of 2d hold the root's value; the senders hold it, no receiver
-/// does (nothing is overwritten), each receiver has one sender, no sender
-/// sends twice; afterwards exactly the multiples of d hold it. At the
+/// does (nothing is overwritten); afterwards exactly the multiples of d
+/// hold it. At the
 /// first level (2d >= P) only v = 0 is a multiple of 2d, and after the
 /// last (d = 1) every rank holds the root's value, the only value there
 /// is: ownership and coverage for every P at once. (Matching is by
@@ -448,26 +456,23 @@ coll::proveBinomialBroadcast(int64_t maxRanks, const VerifyOptions &options,
   auto induction = [&](Property property,
                        const std::function<z3::expr(
                            const z3::expr &, const z3::expr &,
-                           const z3::expr &, const z3::expr &)> &breach) {
-    PropertyResult r{property};
-    r.method = "Z3 (bit-vectors): induction over the levels of the binomial "
-               "tree, symbolic P, distance 2^j and virtual ranks";
-    z3::context ctx;
-    z3::solver solver = makeSolver(ctx, options, "QF_BV");
-    auto num = [&](int64_t v) {
-      return ctx.bv_val(static_cast<uint64_t>(v), width);
-    };
-    z3::expr P = ctx.bv_const("P", width), j = ctx.bv_const("j", width),
-             v = ctx.bv_const("v", width), w = ctx.bv_const("w", width);
-    z3::expr d = z3::shl(num(1), j);
-    solver.add(z3::uge(P, num(2)) && z3::ule(P, num(maxRanks)));
-    solver.add(z3::ult(j, num(width - 3)) && z3::ult(d, P));
-    solver.add(z3::ult(v, P) && z3::ult(w, P));
-    solver.add(breach(P, d, v, w));
-    settle(solver, r);
-    r.scope = scope;
-    results.push_back(r);
-    return r.verdict;
+                           const z3::expr &)> &breach) {
+    return addInduction(
+        results, property,
+        "Z3 (bit-vectors): induction over the levels of the binomial tree, "
+        "symbolic P, distance 2^j and virtual ranks",
+        scope, options, "QF_BV", [&](z3::context &ctx, z3::solver &solver) {
+          auto num = [&](int64_t v) {
+            return ctx.bv_val(static_cast<uint64_t>(v), width);
+          };
+          z3::expr P = ctx.bv_const("P", width), j = ctx.bv_const("j", width),
+                   v = ctx.bv_const("v", width);
+          z3::expr d = z3::shl(num(1), j);
+          solver.add(z3::uge(P, num(2)) && z3::ule(P, num(maxRanks)));
+          solver.add(z3::ult(j, num(width - 3)) && z3::ult(d, P));
+          solver.add(z3::ult(v, P));
+          return breach(P, d, v);
+        });
   };
   auto multipleOf = [](const z3::expr &v, const z3::expr &m) {
     return (v & (m - 1)) == 0;
@@ -495,15 +500,13 @@ coll::proveBinomialBroadcast(int64_t maxRanks, const VerifyOptions &options,
            (heldBefore(v) || receives) != multipleOf(v, d) ||
            (first && heldBefore(v) != (v == 0));
   };
-  induction(Property::ownership,
-            [&](const z3::expr &P, const z3::expr &d, const z3::expr &v,
-                const z3::expr &) { return invariantBreach(P, d, v); });
+  induction(Property::ownership, invariantBreach);
   // The root's value is the only one, and a copy replaces: a rank holds it
   // once iff it holds at all, which after the level of distance 1 every
   // rank does (every v is a multiple of 1).
   Verdict coverage = induction(
-      Property::coverage, [&](const z3::expr &P, const z3::expr &d,
-                              const z3::expr &v, const z3::expr &) {
+      Property::coverage,
+      [&](const z3::expr &P, const z3::expr &d, const z3::expr &v) {
         z3::expr one = d.ctx().bv_val(1, d.get_sort().bv_size());
         return invariantBreach(P, d, v) || (d == one && !multipleOf(v, d));
       });

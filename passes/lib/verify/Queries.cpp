@@ -1174,12 +1174,13 @@ static bool hasVectorMoves(const SlotProgram &sp) {
          llvm::any_of(sp.steps, [](const SlotStep &s) { return !s.isRange; });
 }
 
-static void coverageByReplay(const SlotProgram &sp, PropertyResult &result,
+/// Coverage decided by the exact replay of every delivered slot, `method`
+/// saying why.
+static void coverageByReplay(const SlotProgram &sp, std::string method,
+                             PropertyResult &result,
                              PropertyResult &ownership) {
   result.byReplay = true;
-  result.method = "exact replay of every vector slot (group level: " +
-                  std::to_string(sp.numSlots) + " slots, " +
-                  std::to_string(sp.ranks) + " vectors)";
+  result.method = std::move(method);
   finalSlotsByReplay(sp, result, ownership);
 }
 
@@ -1294,27 +1295,31 @@ void coll::verify::proveCoverage(z3::context &ctx, const SlotProgram &sp,
                                  const VerifyOptions &options,
                                  PropertyResult &result,
                                  PropertyResult &ownership) {
-  if (hasVectorMoves(sp)) {
-    coverageByReplay(sp, result, ownership);
-  } else if (decidedByReplay(sp, options)) {
-    result.method = "exact replay of every slot's contributions (" +
-                    std::to_string(sp.steps.size()) +
-                    " steps: too deep a chain for Z3's symbolic slot)";
-    result.byReplay = true;
-    finalSlotsByReplay(sp, result, ownership);
-  } else if (sp.keepsPartIndices && (sp.parts == 1 || sp.pathsCompose))
+  if (hasVectorMoves(sp))
+    coverageByReplay(sp,
+                     "exact replay of every vector slot (group level: " +
+                         std::to_string(sp.numSlots) + " slots, " +
+                         std::to_string(sp.ranks) + " vectors)",
+                     result, ownership);
+  else if (decidedByReplay(sp, options))
+    coverageByReplay(sp,
+                     "exact replay of every slot's contributions (" +
+                         std::to_string(sp.steps.size()) +
+                         " steps: too deep a chain for Z3's symbolic slot)",
+                     result, ownership);
+  else if (sp.keepsPartIndices && (sp.parts == 1 || sp.pathsCompose))
     coverageByPart(ctx, sp, options, result, ownership);
   else if (sp.reduceThenCopy)
     coverageReduceThenCopy(ctx, sp, options, result, ownership);
   else if (!sp.groupLevel && !sp.movesKeepParts &&
-           sp.numSlots > options.replayGeneralCoverageAboveSlots) {
-    result.method = "exact replay of every slot's contributions (" +
-                    std::to_string(sp.numSlots) +
-                    " slots: too many for Z3's symbolic paths through "
-                    "folds between parts)";
-    result.byReplay = true;
-    finalSlotsByReplay(sp, result, ownership);
-  } else
+           sp.numSlots > options.replayGeneralCoverageAboveSlots)
+    coverageByReplay(sp,
+                     "exact replay of every slot's contributions (" +
+                         std::to_string(sp.numSlots) +
+                         " slots: too many for Z3's symbolic paths through "
+                         "folds between parts)",
+                     result, ownership);
+  else
     coverageGeneral(ctx, sp, options, result, ownership);
   // The family proof of the group's moves already covers the part indices.
   bool indicesProven =
@@ -1468,8 +1473,6 @@ static void rankOrderByReplay(const SlotProgram &sp, PropertyResult &result,
       }
       receivedNow[a.dst] = 1;
     }
-    for (const Arrival &a : arriving)
-      receivedNow[a.dst] = 0;
     for (const Arrival &a : arriving) {
       if (!step.merges()) {
         value[a.dst] = a.value;
@@ -1498,18 +1501,15 @@ static void rankOrderByReplay(const SlotProgram &sp, PropertyResult &result,
       result.counterexample = c;
       return;
     }
-    if (step.combines()) {
-      // A combine hands the sender's value on, unless it received one too.
-      for (const Arrival &a : arriving)
-        receivedNow[a.dst] = 1;
+    // A combine hands the sender's value on, unless it received one too.
+    if (step.combines())
       for (const Arrival &a : arriving)
         if (!receivedNow[a.src] && held[a.src]) {
           value[a.src] = Run{};
           held[a.src] = 0;
         }
-      for (const Arrival &a : arriving)
-        receivedNow[a.dst] = 0;
-    }
+    for (const Arrival &a : arriving)
+      receivedNow[a.dst] = 0;
   }
   result.verdict = Verdict::proven;
 }
