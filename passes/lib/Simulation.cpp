@@ -215,13 +215,12 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
                             std::to_string(a.dst) + " twice (it holds " +
                             describe(target.tokens, a.into) +
                             " and receives " + describe(a.value, a.into) +
-                            " from rank " + std::to_string(a.src) + ")"};
+                            " from rank " + std::to_string(a.src) + ")",
+                        step.getOperation()};
       }
-      // A result slot may not count anything twice; another slot may, as
-      // long as the value never reaches a result (finish() checks).
-      if (doubled && program.delivers(a.dst, a.into))
-        return Violation{"coverage", doubled->step, doubled->rank,
-                         doubled->part, doubled->message, step};
+      // Coverage is about final values: a slot may count something twice
+      // for a while, a result slot too, if a later copy replaces the value
+      // before the end (finish() judges what is left, as Z3 does).
       target.twice = doubled;
       llvm::BitVector sum = target.tokens;
       sum |= a.value;
@@ -265,14 +264,24 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
 }
 
 std::optional<Violation> Simulation::finish(int64_t numSteps) const {
+  // A result that counts something twice, named where that first happened
+  // (the earliest such step over all results).
+  const Twice *first = nullptr;
+  for (int64_t r = 0; r < ranks; ++r)
+    for (int64_t b = 0; b < parts; ++b) {
+      const Slot &s = slot(r, b);
+      if (program.delivers(r, b) && s.held && s.twice &&
+          (!first || s.twice->step < first->step))
+        first = &*s.twice;
+    }
+  if (first)
+    return Violation{"coverage", first->step, first->rank, first->part,
+                     first->message, first->at};
   for (int64_t r = 0; r < ranks; ++r)
     for (int64_t b = 0; b < parts; ++b) {
       if (!program.delivers(r, b))
         continue;
       const Slot &s = slot(r, b);
-      if (s.held && s.twice)
-        return Violation{"coverage", s.twice->step, s.twice->rank,
-                         s.twice->part, s.twice->message, program};
       if (!s.held) {
         std::string why =
             s.givenAwayAt < 0

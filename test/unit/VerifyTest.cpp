@@ -361,38 +361,89 @@ TEST_CASE("the linear allgather's induction rejects a wrong closed form") {
   CHECK_FALSE(wrong.count("operator-legality"));
 }
 
-TEST_CASE("the binomial broadcast is proven for all P, and each P is its "
-          "instance") {
-  CHECK(verdictTexts(proveBinomialBroadcast(65536, {})) ==
-        std::map<std::string, std::string>{
-                        {"ownership", "proven"},
-                        {"coverage", "proven"},
-                        {"operator-legality", "proven"}});
-  // A level sending one rank too far: an even rank copies onto an even
-  // rank, which already holds (and the holders are no longer the
-  // multiples of d).
-  BinomialForm far;
-  far.distanceLag = 1;
-  for (const PropertyResult &r : proveBinomialBroadcast(64, {}, far))
-    CHECK(r.verdict == Verdict::violated);
+/// Whether the family proof of `spec` covers the coverage of the program
+/// in `text` (a coll.program).
+static bool coversParsed(mlir::MLIRContext &context, CollectiveOp spec,
+                         const std::string &text) {
+  mlir::OwningOpRef<mlir::ModuleOp> parsed =
+      mlir::parseSourceString<mlir::ModuleOp>(text, &context);
+  REQUIRE(parsed);
+  return familyCovers(spec, *parsed->getOps<ProgramOp>().begin(),
+                      Property::coverage);
+}
 
+/// The kinds a tree serves, with their spec types.
+static const std::pair<CollectiveKind, const char *> kTreeKinds[] = {
+    {CollectiveKind::broadcast, "broadcast<any>"},
+    {CollectiveKind::reduce, "reduce<any, sum>"},
+    {CollectiveKind::gather, "gather<any>"},
+    {CollectiveKind::scatter, "scatter<any>"},
+    {CollectiveKind::allreduce, "allreduce<any, sum>"},
+    {CollectiveKind::allgather, "allgather<any>"},
+    {CollectiveKind::reduce_scatter, "reduce_scatter<any, sum>"},
+    {CollectiveKind::barrier, "barrier"}};
+
+static bool isRootedTreeKind(CollectiveKind kind) {
+  return kind == CollectiveKind::broadcast || kind == CollectiveKind::reduce ||
+         kind == CollectiveKind::gather || kind == CollectiveKind::scatter;
+}
+
+TEST_CASE("every binomial tree is proven for all P, and each P is its "
+          "instance") {
+  const auto &kinds = kTreeKinds;
   mlir::MLIRContext context;
   context.getOrLoadDialect<CollDialect>();
-  for (int64_t root : {0, 1, 5}) {
-    std::string source = "collective c : broadcast<any> { ranks P; root = " +
-                         std::to_string(root) + "; tree binomial; }";
-    mlir::OwningOpRef<mlir::ModuleOp> module;
-    CollectiveOp spec = collc_test::parseSpec(context, module, source);
-    mlir::OpBuilder builder(module->getBody(), module->getBody()->end());
-    for (int64_t P = root + 1; P <= 40; ++P) {
-      if (!spec.acceptsRanks(P) || P < 2)
-        continue;
-      CAPTURE(root);
-      CAPTURE(P);
-      ProgramOp program = expandCollective(spec, P, builder, false);
-      CHECK(familyCovers(spec, program, Property::ownership));
-      CHECK(familyCovers(spec, program, Property::coverage));
-      CHECK_FALSE(familyCovers(spec, program, Property::matching));
+  for (auto [kind, type] : kinds) {
+    CAPTURE(type);
+    bool copies = kind == CollectiveKind::broadcast ||
+                  kind == CollectiveKind::gather ||
+                  kind == CollectiveKind::scatter ||
+                  kind == CollectiveKind::allgather;
+    CHECK(verdictTexts(proveBinomialTree(kind, 65536, {})) ==
+          std::map<std::string, std::string>{
+              {"matching", "proven"},
+              {"ownership", "proven"},
+              {"coverage", "proven"},
+              {"operator-legality", "proven"}});
+    std::vector<PropertyResult> right = proveBinomialTree(kind, 64, {});
+    REQUIRE(right.size() == 4);
+    CHECK(right[3].method ==
+          (copies ? "nothing is combined: the tree only copies"
+                  : "the operator is commutative; the coverage induction "
+                    "shows each contribution is combined once, at the root"));
+    // A level sending one rank too far: a receiver outside the ranks or a
+    // rank that sends and receives in one level (matching), a receiver
+    // that is not live (up) or already holds (down).
+    BinomialForm far;
+    far.distanceLag = 1;
+    std::vector<PropertyResult> wrong = proveBinomialTree(kind, 64, {}, far);
+    REQUIRE(wrong.size() == 3);
+    for (const PropertyResult &r : wrong)
+      CHECK(r.verdict == Verdict::violated);
+    CHECK(verdictTexts(wrong).at("ownership").rfind(
+              "violated: the closed form fails for", 0) == 0);
+
+    bool rooted = isRootedTreeKind(kind);
+    for (int64_t root : rooted ? std::vector<int64_t>{0, 1, 5}
+                               : std::vector<int64_t>{0}) {
+      std::string source = std::string("collective c : ") + type +
+                           " { ranks P; " +
+                           (rooted ? "root = " + std::to_string(root) + "; "
+                                   : std::string()) +
+                           "tree binomial; }";
+      mlir::OwningOpRef<mlir::ModuleOp> module;
+      CollectiveOp spec = collc_test::parseSpec(context, module, source);
+      mlir::OpBuilder builder(module->getBody(), module->getBody()->end());
+      for (int64_t P = 2; P <= 40; ++P) {
+        if (!spec.acceptsRanks(P))
+          continue;
+        CAPTURE(root);
+        CAPTURE(P);
+        ProgramOp program = expandCollective(spec, P, builder, false);
+        CHECK(familyCovers(spec, program, Property::ownership));
+        CHECK(familyCovers(spec, program, Property::coverage));
+        CHECK(familyCovers(spec, program, Property::matching));
+      }
     }
   }
   // A program is covered only if every level is the closed form's: the
@@ -414,23 +465,240 @@ TEST_CASE("the binomial broadcast is proven for all P, and each P is its "
        {std::pair{"0 -> 1 [0], 2 -> 3 [0], 4 -> 5 [0], 6 -> 7 [0]", true},
         std::pair{"0 -> 1 [0], 2 -> 3 [0], 4 -> 5 [0]", false}}) {
     CAPTURE(lastLevel);
-    mlir::OwningOpRef<mlir::ModuleOp> parsed =
-        mlir::parseSourceString<mlir::ModuleOp>(program(lastLevel), &context);
-    REQUIRE(parsed);
-    ProgramOp p = *parsed->getOps<ProgramOp>().begin();
-    CHECK(familyCovers(rootZero, p, Property::coverage) == covered);
+    CHECK(coversParsed(context, rootZero, program(lastLevel)) == covered);
   }
-  // Other trees and kinds are not this closed form.
-  for (const char *other :
-       {"collective c : broadcast<any> { ranks P; root = 0; tree arity(3) "
-        "flat_below(0); }",
-        "collective c : scatter<any> { ranks P; root = 0; tree binomial; }"}) {
+  // A gather is covered only with every run whole: rank 2's message to
+  // rank 0 without block 3, or with block 3 filed as 1, is not the form.
+  mlir::OwningOpRef<mlir::ModuleOp> gatherModule;
+  CollectiveOp gather = collc_test::parseSpec(
+      context, gatherModule,
+      "collective c : gather<any> { ranks P; root = 0; tree binomial; }");
+  auto gatherProgram = [&](const char *secondLevel) {
+    return "coll.program @c attributes {kind = #coll.kind<gather>, "
+           "num_parts = 4 : i64, num_ranks = 4 : i64, op = #coll.op<sum>, "
+           "root = 0 : i64} {\n"
+           "  coll.step \"gather\" copy {1 -> 0 [1], 3 -> 2 [3]}\n"
+           "  coll.step \"gather\" copy {" +
+           std::string(secondLevel) + "}\n}\n";
+  };
+  for (auto [secondLevel, covered] :
+       {std::pair{"2 -> 0 [2, 3]", true}, std::pair{"2 -> 0 [2]", false},
+        std::pair{"2 -> 0 [2, 3] into [2, 1]", false}}) {
+    CAPTURE(secondLevel);
+    CHECK(coversParsed(context, gather, gatherProgram(secondLevel)) ==
+          covered);
+  }
+  // The kinds trees do not serve have no closed form; the flat tree and
+  // the chain have none (they are proven per P).
+  CHECK(proveBinomialTree(CollectiveKind::alltoall, 64, {}).empty());
+  for (const char *tree : {"flat", "chain"}) {
     mlir::OwningOpRef<mlir::ModuleOp> module;
-    CollectiveOp spec = collc_test::parseSpec(context, module, other);
+    CollectiveOp spec = collc_test::parseSpec(
+        context, module,
+        std::string("collective c : broadcast<any> { ranks P; root = 0; "
+                    "tree ") +
+            tree + "; }");
     CHECK(proveFamily(spec, 64, {}).empty());
     mlir::OpBuilder builder(module->getBody(), module->getBody()->end());
     ProgramOp program = expandCollective(spec, 9, builder, false);
     CHECK_FALSE(familyCovers(spec, program, Property::coverage));
+  }
+}
+
+TEST_CASE("every hierarchical tree is proven for all P, and each P is its "
+          "instance") {
+  const auto &kinds = kTreeKinds;
+  const std::map<std::string, std::string> allProven{
+      {"ownership", "proven"},
+      {"coverage", "proven"},
+      {"operator-legality", "proven"}};
+  for (auto [arity, flatBelow] : {std::pair<int64_t, int64_t>{2, 0},
+                                  {3, 0},
+                                  {4, 8},
+                                  {8, 2},
+                                  {16, 16},
+                                  {2, 16}}) {
+    CAPTURE(arity);
+    CAPTURE(flatBelow);
+    for (auto [kind, type] : kinds)
+      CHECK(verdictTexts(proveHierarchicalTree(kind, arity, flatBelow, 65536,
+                                               {})) == allProven);
+    // Groups of q ranks each: the remainder's ranks belong to no group
+    // (start(a) = a q < n).
+    HierarchicalForm dropped;
+    dropped.dropRemainder = true;
+    std::map<std::string, std::string> wrong = verdictTexts(
+        proveHierarchicalTree(CollectiveKind::reduce, arity, flatBelow, 64, {},
+                              dropped));
+    CHECK(wrong.at("ownership").rfind("violated: the closed form fails for",
+                                      0) == 0);
+    CHECK(wrong.at("coverage").rfind("violated", 0) == 0);
+    CHECK_FALSE(wrong.count("operator-legality"));
+    // A node's level before its children's: member 1 sends before its
+    // group has reached it.
+    HierarchicalForm early;
+    early.shallowerFirst = true;
+    std::map<std::string, std::string> order = verdictTexts(
+        proveHierarchicalTree(CollectiveKind::gather, arity, flatBelow, 64, {},
+                              early));
+    CHECK(order.at("ownership").rfind("violated: the closed form fails for",
+                                      0) == 0);
+    CHECK(order.at("coverage").rfind("violated", 0) == 0);
+  }
+  CHECK(proveHierarchicalTree(CollectiveKind::alltoall, 4, 0, 64, {}).empty());
+  CHECK(proveHierarchicalTree(CollectiveKind::reduce, 65, 0, 64, {}).empty());
+  CHECK(proveHierarchicalTree(CollectiveKind::reduce, 2, 66, 64, {}).empty());
+
+  mlir::MLIRContext context;
+  context.getOrLoadDialect<CollDialect>();
+  for (auto [kind, type] : kinds) {
+    bool rooted = isRootedTreeKind(kind);
+    for (const char *tree : {"arity(3) flat_below(0)", "arity(4) flat_below(8)",
+                             "arity(2) flat_below(5)"}) {
+      std::string source = std::string("collective c : ") + type +
+                           " { ranks P; " + (rooted ? "root = 2; " : "") +
+                           "tree " + tree + "; }";
+      mlir::OwningOpRef<mlir::ModuleOp> module;
+      CollectiveOp spec = collc_test::parseSpec(context, module, source);
+      mlir::OpBuilder builder(module->getBody(), module->getBody()->end());
+      for (int64_t P = 3; P <= 40; ++P) {
+        CAPTURE(source);
+        CAPTURE(P);
+        ProgramOp program = expandCollective(spec, P, builder, false);
+        CHECK(familyCovers(spec, program, Property::coverage));
+        CHECK_FALSE(familyCovers(spec, program, Property::matching));
+      }
+    }
+  }
+  // The seed-000 tree on ten ranks of arity four (groups 3, 3, 2, 2): the
+  // right program, one whose last step comes too early (rank 8 sends
+  // before rank 9 has reached it), and one with rank 9 in rank 6's group.
+  mlir::OwningOpRef<mlir::ModuleOp> specModule;
+  CollectiveOp hier = collc_test::parseSpec(
+      context, specModule,
+      "collective c : reduce<any, sum> { ranks P; root = 0; tree arity(4) "
+      "flat_below(0); }");
+  auto program = [](const std::vector<const char *> &steps) {
+    std::string text =
+        "coll.program @c attributes {kind = #coll.kind<reduce>, num_parts = "
+        "1 : i64, num_ranks = 10 : i64, op = #coll.op<sum>, root = 0 : i64} "
+        "{\n";
+    for (const char *step : steps)
+      text += std::string("  coll.step \"reduce\" combine {") + step + "}\n";
+    return text + "}\n";
+  };
+  const std::vector<const char *> right = {
+      "1 -> 0 [0], 4 -> 3 [0], 7 -> 6 [0], 9 -> 8 [0]",
+      "2 -> 0 [0], 5 -> 3 [0]", "3 -> 0 [0]", "6 -> 0 [0]", "8 -> 0 [0]"};
+  const std::vector<const char *> early = {
+      "1 -> 0 [0], 4 -> 3 [0], 7 -> 6 [0], 8 -> 0 [0]",
+      "2 -> 0 [0], 5 -> 3 [0], 9 -> 8 [0]", "3 -> 0 [0]", "6 -> 0 [0]"};
+  const std::vector<const char *> regrouped = {
+      "1 -> 0 [0], 4 -> 3 [0], 7 -> 6 [0], 9 -> 6 [0]",
+      "2 -> 0 [0], 5 -> 3 [0]", "3 -> 0 [0]", "6 -> 0 [0]", "8 -> 0 [0]"};
+  for (auto [steps, covered] :
+       {std::pair{right, true}, std::pair{early, false},
+        std::pair{regrouped, false}}) {
+    CAPTURE(steps[0]);
+    CHECK(coversParsed(context, hier, program(steps)) == covered);
+  }
+}
+
+TEST_CASE("the digit routings are proven for every P = base^s, and each "
+          "such P is their instance") {
+  auto verdicts = [](ScheduleKind schedule, int64_t radix, DigitForm form) {
+    return verdictTexts(proveDigitRouting(schedule, radix, 4096, {}, form));
+  };
+  const std::map<std::string, std::string> allProven{
+      {"matching", "proven"},
+      {"ownership", "proven"},
+      {"coverage", "proven"},
+      {"operator-legality", "proven"}};
+  CHECK(verdicts(ScheduleKind::balanced_ternary, 0, {}) == allProven);
+  CHECK(verdicts(ScheduleKind::radix, 2, {}) == allProven);
+  CHECK(verdicts(ScheduleKind::radix, 5, {}) == allProven);
+  std::vector<PropertyResult> ternary =
+      proveDigitRouting(ScheduleKind::balanced_ternary, 0, 4096, {});
+  CHECK(ternary[0].property == Property::matching);
+  CHECK(ternary[0].scope == "all P = 3^s in [3, 2187]");
+  CHECK(proveDigitRouting(ScheduleKind::radix, 2, 4096, {})[2].scope ==
+        "all P = 2^s in [2, 4096]");
+  // Moving every block against its digits lands block j at x - j: P = 3,
+  // block 1 ends at rank x + 2.
+  DigitForm reversed;
+  reversed.reversed = true;
+  std::map<std::string, std::string> wrong =
+      verdicts(ScheduleKind::balanced_ternary, 0, reversed);
+  CHECK(wrong.at("matching") == "proven"); // still whole columns rotated
+  // Ownership's invariant is only as good as the coverage query.
+  CHECK(wrong.at("ownership") == "not proven");
+  CHECK(wrong.at("coverage").rfind("violated: the closed form fails for", 0) ==
+        0);
+  CHECK_FALSE(wrong.count("operator-legality"));
+  CHECK(verdicts(ScheduleKind::radix, 2, reversed).at("coverage").rfind(
+            "violated", 0) == 0);
+  CHECK(proveDigitRouting(ScheduleKind::direct, 0, 4096, {}).empty());
+
+  // The instances: exactly P = base^s, and every step as the closed form.
+  mlir::MLIRContext context;
+  context.getOrLoadDialect<CollDialect>();
+  for (auto [source, base] :
+       {std::pair{"collective c : alltoall<any> { ranks P; digits "
+                  "balanced_ternary; }",
+                  3},
+        std::pair{"collective c : alltoall<any> { ranks P; digits radix(2); }",
+                  2},
+        std::pair{"collective c : alltoall<any> { ranks P; digits radix(3); }",
+                  3}}) {
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    CollectiveOp spec = collc_test::parseSpec(context, module, source);
+    mlir::OpBuilder builder(module->getBody(), module->getBody()->end());
+    for (int64_t P = 2; P <= 81; ++P) {
+      CAPTURE(source);
+      CAPTURE(P);
+      bool power = false;
+      for (int64_t q = base; q <= P; q *= base)
+        power |= q == P;
+      ProgramOp program = expandCollective(spec, P, builder, false);
+      CHECK(familyCovers(spec, program, Property::coverage) == power);
+      CHECK(familyCovers(spec, program, Property::ownership) == power);
+      CHECK(familyCovers(spec, program, Property::matching) == power);
+    }
+  }
+  // A ReTri program for P = 9 with blocks 4 and 5 swapped between the
+  // two steps of phase 0 is not the closed form.
+  mlir::OwningOpRef<mlir::ModuleOp> specModule;
+  CollectiveOp retri = collc_test::parseSpec(
+      context, specModule,
+      "collective c : alltoall<any> { ranks P; digits balanced_ternary; }");
+  auto program = [](const char *plus, const char *minus) {
+    std::string text = "coll.program @c attributes {kind = "
+                       "#coll.kind<alltoall>, num_parts = 9 : i64, num_ranks "
+                       "= 9 : i64, op = #coll.op<sum>} {\n";
+    auto step = [&](int offset, const char *blocks) {
+      text += "  coll.step \"s\" copy {";
+      for (int i = 0; i < 9; ++i)
+        text += (i ? ", " : "") + std::to_string(i) + " -> " +
+                std::to_string((i + offset) % 9) + " " + blocks;
+      text += "}\n";
+    };
+    step(1, plus);
+    step(8, minus);
+    step(3, "[2, 3, 4]");
+    step(6, "[5, 6, 7]");
+    return text + "}\n";
+  };
+  for (auto [plus, minus, covered] :
+       {std::tuple{"[1, 4, 7]", "[2, 5, 8]", true},
+        std::tuple{"[1, 5, 7]", "[2, 4, 8]", false}}) {
+    CAPTURE(plus);
+    mlir::OwningOpRef<mlir::ModuleOp> parsed =
+        mlir::parseSourceString<mlir::ModuleOp>(program(plus, minus),
+                                                &context);
+    REQUIRE(parsed);
+    ProgramOp p = *parsed->getOps<ProgramOp>().begin();
+    CHECK(familyCovers(retri, p, Property::coverage) == covered);
+    CHECK(Simulation::run(p).has_value() == !covered);
   }
 }
 

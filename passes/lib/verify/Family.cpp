@@ -12,10 +12,17 @@
 //    kind of induction;
 //  - the butterfly on cyclic(P) with r = 0 halves the live placements
 //    down to one and doubles them back, by induction over the live count;
-//  - the binomial broadcast doubles the ranks that hold the root's value,
-//    by induction over the tree's levels.
+//  - the binomial tree of every kind (reduce, gather, broadcast, scatter
+//    and the two-pass allreduce, allgather, reduce-scatter and barrier)
+//    keeps runs of virtual ranks per live rank, by induction over levels;
+//  - the hierarchical tree of seed 000 partitions each node into smaller
+//    balanced groups, deeper levels first, by induction over node size;
+//  - the digit routings (Bruck, ReTri) on P = base^s route every block by
+//    its digits, one query per s.
 // The per-P check that a program is an instance of these closed forms is
-// familyCovers().
+// familyCovers(); the closed forms it compares against are written here,
+// from the same formulas the queries state, not taken from the runtime's
+// generators.
 //
 //===----------------------------------------------------------------------===//
 #include "Queries.h"
@@ -28,12 +35,18 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <map>
+#include <optional>
 
 using namespace coll;
 using namespace coll::verify;
 
 namespace {
 using Clock = std::chrono::steady_clock;
+
+/// The hierarchical tree's family proof enumerates a node's members: past
+/// this many it leaves the tree to the per-P proofs.
+constexpr int64_t kMaxFamilyArity = 64;
 
 /// Runs one family query ("is there a P and a step breaking it?") and adds
 /// its time to the result.
@@ -107,6 +120,26 @@ PropertyResult legalityFromCoverage(const std::string &scope,
                              : "bitwise-identical results: yes (each part is "
                                "reduced once, then copied)";
   return legality;
+}
+
+/// An induction whose ownership invariant includes what its coverage
+/// query shows (the runs kept level to level): ownership counts only with
+/// coverage proven too.
+void ownershipNeedsCoverage(std::vector<PropertyResult> &results) {
+  auto find = [&](Property p) {
+    return llvm::find_if(results, [&](const PropertyResult &r) {
+      return r.property == p;
+    });
+  };
+  auto ownership = find(Property::ownership), coverage = find(Property::coverage);
+  if (ownership == results.end() || coverage == results.end() ||
+      coverage->verdict == Verdict::proven ||
+      ownership->verdict != Verdict::proven)
+    return;
+  ownership->verdict = Verdict::notProven;
+  ownership->note = "the induction's invariant needs its coverage query, "
+                    "which is " +
+                    std::string(verdictName(coverage->verdict));
 }
 
 /// x mod P for x in (-P, 2P), without nonlinear arithmetic.
@@ -431,88 +464,471 @@ coll::proveHalvingButterfly(int64_t maxRanks, const VerifyOptions &options,
   return results;
 }
 
-/// The binomial broadcast, P symbolic: with virtual ranks v = (r - root)
-/// mod P and L = ceil(log2 P), level k = 0 .. L-1 has distance
-/// d = 2^(L-1-k), and every v that is a multiple of 2d with v + d < P
-/// copies its value to v + d. Invariant (bit-vectors, P in [2, maxRanks],
-/// d = 2^j < P symbolic): before the level of distance d exactly the
-/// multiples of 2d hold the root's value; the senders hold it, no receiver
-/// does (nothing is overwritten); afterwards exactly the multiples of d
-/// hold it. At the
-/// first level (2d >= P) only v = 0 is a multiple of 2d, and after the
-/// last (d = 1) every rank holds the root's value, the only value there
-/// is: ownership and coverage for every P at once. (Matching is by
-/// construction -- one receiver per sender, one sender v - d per
-/// receiver -- and proven per P from the transfers.)
+/// What a tree of each kind runs: an up pass (reduction order,
+/// children to parents) that combines or gathers, and a down pass
+/// (broadcast order) that copies every part or scatters the children's
+/// subtrees' blocks.
+struct TreePasses {
+  bool up = false, upCombines = false, down = false, downScatters = false;
+};
+
+static std::optional<TreePasses> treePasses(CollectiveKind kind) {
+  switch (kind) {
+  case CollectiveKind::reduce:
+    return TreePasses{true, true, false, false};
+  case CollectiveKind::gather:
+    return TreePasses{true, false, false, false};
+  case CollectiveKind::broadcast:
+    return TreePasses{false, false, true, false};
+  case CollectiveKind::scatter:
+    return TreePasses{false, false, true, true};
+  case CollectiveKind::allreduce:
+  case CollectiveKind::barrier:
+    return TreePasses{true, true, true, false};
+  case CollectiveKind::allgather:
+    return TreePasses{true, false, true, false};
+  case CollectiveKind::reduce_scatter:
+    return TreePasses{true, true, true, true};
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A tree's legality, from its coverage induction.
+static PropertyResult treeLegality(const std::string &scope,
+                                   const TreePasses &passes) {
+  if (!passes.upCombines)
+    return legalityFromCoverage(
+        scope, "nothing is combined: the tree only copies", true);
+  return legalityFromCoverage(scope,
+                              "the operator is commutative; the coverage "
+                              "induction shows each contribution is combined "
+                              "once, at the root",
+                              /*copiesOnly=*/false);
+}
+
+/// The binomial tree, P symbolic, on virtual ranks v = (r - root) mod P.
+/// The run of v at mask m is the virtual ranks [v, min(v + m, P)): the
+/// contributions of v's partial result, the blocks it has gathered, or the
+/// blocks it still has to scatter.
+///  - Up pass, level k = 0 .. L-1 (L = ceil(log2 P)), mask m = 2^k: every
+///    v = m (mod 2m) sends its run to v - m, which combines or files it.
+///    Invariant: before the level exactly the multiples of m are live, each
+///    with its run at mask m; senders and receivers are live, a receiver's
+///    run and its sender's are disjoint (each contribution is combined
+///    once, no gathered block is overwritten) and together are the
+///    receiver's run at mask 2m; afterwards exactly the multiples of 2m are
+///    live. At level 0 every rank is live with itself; after the last
+///    (2m >= P) only the root is, with [0, P).
+///  - Down pass, level distance d = 2^(L-1-k): every multiple v of 2d with
+///    v + d < P sends to v + d -- every part (broadcast), or the run of
+///    v + d at mask d (scatter). Invariant: before the level exactly the
+///    multiples of 2d hold, each its run at mask 2d; a sender holds what it
+///    sends, no receiver holds anything yet (nothing is overwritten);
+///    afterwards exactly the multiples of d hold, each its run at mask d.
+///    At the first level (2d >= P) only the root holds, everything; after
+///    the last (d = 1) every v holds its run [v, v + 1): its own block, or
+///    for a broadcast the one value there is.
+/// The up pass ends in the state the down pass starts from (the root holds
+/// everything), so the allreduce, allgather, reduce-scatter and barrier
+/// are the two inductions in turn. Bit-vectors, P in [2, maxRanks], m = 2^j
+/// < P symbolic, v and a run member u symbolic: ownership and coverage for
+/// every P at once. Matching: each level's receivers lie within the ranks
+/// and no rank both sends and receives in one level (one receiver per
+/// sender is the closed form's, compared message by message per P).
 /// `form` states the closed form; anything but the default is wrong, for
 /// the tests.
 std::vector<PropertyResult>
-coll::proveBinomialBroadcast(int64_t maxRanks, const VerifyOptions &options,
-                             BinomialForm form) {
-  std::string scope = "all P in [2, " + std::to_string(maxRanks) + "]";
+coll::proveBinomialTree(CollectiveKind kind, int64_t maxRanks,
+                        const VerifyOptions &options, BinomialForm form) {
   std::vector<PropertyResult> results;
+  std::optional<TreePasses> passes = treePasses(kind);
+  if (!passes)
+    return results;
+  std::string scope = "all P in [2, " + std::to_string(maxRanks) + "]";
   unsigned width =
-      llvm::Log2_64_Ceil(static_cast<uint64_t>(maxRanks)) + 3; // 4d fits
-  auto induction = [&](Property property,
-                       const std::function<z3::expr(
-                           const z3::expr &, const z3::expr &,
-                           const z3::expr &)> &breach) {
+      llvm::Log2_64_Ceil(static_cast<uint64_t>(maxRanks)) + 3; // 4m fits
+  // The breach of one pass's invariant at the level of mask m (symbolic
+  // P, m, v and u); `coverage` adds what coverage needs beyond ownership.
+  using Breach = std::function<z3::expr(const z3::expr &, const z3::expr &,
+                                        const z3::expr &, const z3::expr &,
+                                        bool)>;
+  auto induction = [&](Property property, const Breach &breach) {
     return addInduction(
         results, property,
         "Z3 (bit-vectors): induction over the levels of the binomial tree, "
-        "symbolic P, distance 2^j and virtual ranks",
+        "symbolic P, mask 2^j, virtual ranks and blocks",
         scope, options, "QF_BV", [&](z3::context &ctx, z3::solver &solver) {
           auto num = [&](int64_t v) {
             return ctx.bv_val(static_cast<uint64_t>(v), width);
           };
           z3::expr P = ctx.bv_const("P", width), j = ctx.bv_const("j", width),
-                   v = ctx.bv_const("v", width);
-          z3::expr d = z3::shl(num(1), j);
+                   v = ctx.bv_const("v", width), u = ctx.bv_const("u", width);
+          z3::expr m = z3::shl(num(1), j);
           solver.add(z3::uge(P, num(2)) && z3::ule(P, num(maxRanks)));
-          solver.add(z3::ult(j, num(width - 3)) && z3::ult(d, P));
-          solver.add(z3::ult(v, P));
-          return breach(P, d, v);
+          solver.add(z3::ult(j, num(width - 3)) && z3::ult(m, P));
+          solver.add(z3::ult(v, P) && z3::ult(u, P));
+          return breach(P, m, v, u, property == Property::coverage);
         });
   };
-  auto multipleOf = [](const z3::expr &v, const z3::expr &m) {
-    return (v & (m - 1)) == 0;
+  auto multipleOf = [](const z3::expr &x, const z3::expr &m) {
+    return (x & (m - 1)) == 0;
   };
-  int64_t lag = form.distanceLag;
-  // The level of distance d: who holds before and after, who sends, whom.
-  auto level = [&](const z3::expr &P, const z3::expr &d) {
-    z3::expr step =
-        d + d.ctx().bv_val(static_cast<uint64_t>(lag), d.get_sort().bv_size());
-    auto heldBefore = [=](const z3::expr &x) { return multipleOf(x, 2 * d); };
-    auto sends = [=](const z3::expr &x) {
-      return heldBefore(x) && z3::ult(x + step, P);
+  auto run = [](const z3::expr &x, const z3::expr &m, const z3::expr &u) {
+    return z3::uge(u, x) && z3::ult(u, x + m); // u < P is a range fact
+  };
+  auto lagged = [&](const z3::expr &m) {
+    return m + m.ctx().bv_val(static_cast<uint64_t>(form.distanceLag),
+                              m.get_sort().bv_size());
+  };
+  auto isZero = [](const z3::expr &x) {
+    return x == x.ctx().bv_val(0, x.get_sort().bv_size());
+  };
+  auto isOne = [](const z3::expr &x) {
+    return x == x.ctx().bv_val(1, x.get_sort().bv_size());
+  };
+  bool upCopies = !passes->upCombines;
+  Breach up = [&](const z3::expr &P, const z3::expr &m, const z3::expr &v,
+                  const z3::expr &u, bool coverage) {
+    z3::expr step = lagged(m);
+    auto live = [&](const z3::expr &x) { return multipleOf(x, m); };
+    auto sends = [&](const z3::expr &x) {
+      return live(x) && !multipleOf(x, 2 * m);
     };
-    return std::make_tuple(heldBefore, sends, step);
+    // v receives from v + step (a sender's parent is x - step).
+    z3::expr sender = v + step;
+    z3::expr receives = z3::ult(sender, P) && sends(sender);
+    z3::expr overlap = run(v, m, u) && run(sender, m, u);
+    z3::expr breach =
+        (sends(v) && z3::ult(v, step)) || (receives && !live(v)) ||
+        ((live(v) && !sends(v)) != multipleOf(v, 2 * m)) ||
+        (isOne(m) && !live(v)) ||
+        (z3::uge(2 * m, P) && multipleOf(v, 2 * m) != isZero(v));
+    if (upCopies || coverage)
+      reassign(breach, breach || (receives && overlap));
+    if (coverage) {
+      z3::expr after = z3::ite(receives, run(v, m, u) || run(sender, m, u),
+                               run(v, m, u));
+      reassign(breach, breach || (isOne(m) && run(v, m, u) != (u == v)) ||
+               (multipleOf(v, 2 * m) && after != run(v, 2 * m, u)) ||
+               (z3::uge(2 * m, P) && !run(P - P, 2 * m, u)));
+    }
+    return breach;
   };
-  // The invariant fails at a level: a receiver already holds (a copy
-  // would overwrite it), the holders afterwards are not the multiples of
-  // d, or the first level does not start from the root alone.
-  auto invariantBreach = [&](const z3::expr &P, const z3::expr &d,
-                             const z3::expr &v) {
-    auto [heldBefore, sends, step] = level(P, d);
+  bool scatters = passes->downScatters;
+  Breach down = [&](const z3::expr &P, const z3::expr &m, const z3::expr &v,
+                    const z3::expr &u, bool coverage) {
+    z3::expr step = lagged(m);
+    auto held = [&](const z3::expr &x) { return multipleOf(x, 2 * m); };
+    auto sends = [&](const z3::expr &x) {
+      return held(x) && z3::ult(x + step, P);
+    };
     z3::expr receives = z3::uge(v, step) && sends(v - step);
-    z3::expr first = z3::uge(2 * d, P);
-    return (receives && heldBefore(v)) ||
-           (heldBefore(v) || receives) != multipleOf(v, d) ||
-           (first && heldBefore(v) != (v == 0));
+    // What the level sends v's receiver: the receiver's run at mask m.
+    z3::expr sentToNext = scatters ? run(v + step, m, u) : u.ctx().bool_val(true);
+    z3::expr breach =
+        (receives && held(v)) || ((held(v) || receives) != multipleOf(v, m)) ||
+        (z3::uge(2 * m, P) && held(v) != isZero(v));
+    if (scatters)
+      reassign(breach, breach || (sends(v) && sentToNext && !run(v, 2 * m, u)));
+    if (coverage) {
+      // The run a rank is left with: a receiver its sender's message, a
+      // sender its run less what it sent.
+      z3::expr got = scatters ? run(v, m, u) : u.ctx().bool_val(true);
+      z3::expr kept = scatters ? run(v, 2 * m, u) &&
+                                     !(sends(v) && sentToNext)
+                               : u.ctx().bool_val(true);
+      z3::expr after = z3::ite(receives, got, kept);
+      z3::expr finalRun = scatters ? u == v : u.ctx().bool_val(true);
+      reassign(breach, breach ||
+               (multipleOf(v, m) && scatters && after != run(v, m, u)) ||
+               (z3::uge(2 * m, P) && isZero(v) && !run(v, 2 * m, u)) ||
+               (isOne(m) && scatters && run(v, m, u) != finalRun));
+    }
+    return breach;
   };
-  induction(Property::ownership, invariantBreach);
-  // The root's value is the only one, and a copy replaces: a rank holds it
-  // once iff it holds at all, which after the level of distance 1 every
-  // rank does (every v is a multiple of 1).
-  Verdict coverage = induction(
-      Property::coverage,
-      [&](const z3::expr &P, const z3::expr &d, const z3::expr &v) {
-        z3::expr one = d.ctx().bv_val(1, d.get_sort().bv_size());
-        return invariantBreach(P, d, v) || (d == one && !multipleOf(v, d));
+  auto both = [&](const z3::expr &P, const z3::expr &m, const z3::expr &v,
+                  const z3::expr &u, bool coverage) {
+    z3::expr breach = v.ctx().bool_val(false);
+    if (passes->up)
+      reassign(breach, breach || up(P, m, v, u, coverage));
+    if (passes->down)
+      reassign(breach, breach || down(P, m, v, u, coverage));
+    return breach;
+  };
+  // Matching: a level's receivers lie within the ranks, and no rank both
+  // sends and receives in it. (One receiver per sender and one sender per
+  // receiver is the closed form's: each edge's own parent, v -+ m, which
+  // the instance check compares message by message.)
+  auto matching = [&](const z3::expr &P, const z3::expr &m, const z3::expr &x,
+                      const z3::expr &, bool) {
+    z3::expr step = lagged(m);
+    z3::expr breach = x.ctx().bool_val(false);
+    if (passes->up) {
+      auto sends = [&](const z3::expr &r) {
+        return multipleOf(r, m) && !multipleOf(r, 2 * m);
+      };
+      z3::expr receives = z3::ult(x + step, P) && sends(x + step);
+      reassign(breach, breach || (sends(x) && z3::ult(x, step)) ||
+                           (sends(x) && receives));
+    }
+    if (passes->down) {
+      auto sends = [&](const z3::expr &r) {
+        return multipleOf(r, 2 * m) && z3::ult(r + step, P);
+      };
+      z3::expr receives = z3::uge(x, step) && sends(x - step);
+      reassign(breach, breach || (sends(x) && receives));
+    }
+    return breach;
+  };
+  induction(Property::matching, matching);
+  induction(Property::ownership, both);
+  Verdict coverage = induction(Property::coverage, both);
+  ownershipNeedsCoverage(results);
+  if (coverage == Verdict::proven)
+    results.push_back(treeLegality(scope, *passes));
+  return results;
+}
+
+/// The hierarchical tree of seed 000 (`tree arity(a) flat_below(b)`),
+/// P symbolic. A node is the virtual ranks [lo, lo + n) at some depth; its
+/// arity is n at depth 0 when n < b, else a. A node of n <= arity ranks is
+/// a leaf whose members are the single ranks lo + i; otherwise its members
+/// are a balanced groups, group i starting at
+///   start(i) = lo + i q + min(i, r),  n = a q + r, 0 <= r < a,
+/// each a node one depth deeper. Member i >= 1 sends its group to lo in
+/// step first(depth) + i - 1, where the levels of deeper nodes come first
+/// (first(depth) is the sum of the deeper levels' widths, a level's width
+/// its largest node's member count less one): a member's whole subtree
+/// has run before it sends, and a node's members send in member order.
+/// Induction over the node size n (the groups are smaller nodes):
+///   the members partition the node -- start(0) = lo, start(count) =
+///   lo + n, every member nonempty and, for a non-leaf, smaller than n --
+///   so before member i's edge up the pass lo holds the run
+///   [lo, start(i)), the member brings the disjoint [start(i),
+///   start(i+1)), and after the last lo holds [lo, lo + n): each
+///   contribution combined once, each block gathered once. Down the tree
+///   the same intervals in reverse: lo holds [lo, start(i+1)), sends
+///   member i its group [start(i), start(i+1)) and keeps [lo, start(i)),
+///   down to its own group 0; each member then holds its group, the
+///   induction's start for that node. A node of one rank holds itself.
+/// One query per property (linear integer arithmetic; the member index is
+/// concrete, up to the most members a node has, so i q is linear): n, q,
+/// r, lo, a block u and whether the node is the top one symbolic, for
+/// every P in [2, maxRanks], the step numbers symbolic too (deeper first,
+/// member order within a node). Each P is checked to be the instance
+/// (familyCovers), its edges to be run in that order (isValidTreeOrder),
+/// and matching stays per P.
+std::vector<PropertyResult>
+coll::proveHierarchicalTree(CollectiveKind kind, int64_t arity,
+                            int64_t flatBelow, int64_t maxRanks,
+                            const VerifyOptions &options,
+                            HierarchicalForm form) {
+  std::vector<PropertyResult> results;
+  std::optional<TreePasses> passes = treePasses(kind);
+  int64_t most = std::max(arity, flatBelow - 1); // members of any node
+  if (!passes || arity < 2 || most > kMaxFamilyArity)
+    return results;
+  std::string scope = "all P in [2, " + std::to_string(maxRanks) + "]";
+  bool copiesUp = !passes->upCombines;
+  auto breach = [&](z3::context &ctx, z3::solver &solver, bool coverage) {
+    z3::expr n = ctx.int_const("n"), q = ctx.int_const("q"),
+             r = ctx.int_const("r"), lo = ctx.int_const("lo"),
+             u = ctx.int_const("u"), top = ctx.bool_const("top");
+    z3::expr a = ctx.int_val(arity);
+    solver.add(n >= 2 && n <= ctx.int_val(maxRanks) && lo >= 0 &&
+               lo + n <= ctx.int_val(maxRanks));
+    solver.add(n == a * q + r && r >= 0 && r < a);
+    z3::expr nodeArity = z3::ite(top && n < ctx.int_val(flatBelow), n, a);
+    z3::expr leaf = n <= nodeArity;
+    z3::expr count = z3::ite(leaf, n, a);
+    auto start = [&](int64_t i) {
+      z3::expr I = ctx.int_val(i);
+      z3::expr balanced =
+          form.dropRemainder ? lo + I * q
+                             : lo + I * q + z3::ite(I < r, I, r);
+      return z3::ite(leaf, lo + I, balanced);
+    };
+    auto in = [&](const z3::expr &lo, const z3::expr &hi) {
+      return u >= lo && u < hi;
+    };
+    // The steps: this node's level starts at `first` and is `width` wide
+    // (at least count - 1); its children's level, `childFirst` and
+    // `childWidth`, comes directly before it (deeper first), and by the
+    // induction every step of a child's subtree is before childFirst +
+    // childWidth. Member i sends in first + i - 1.
+    z3::expr first = ctx.int_const("first"), width = ctx.int_const("width"),
+             childFirst = ctx.int_const("childFirst"),
+             childWidth = ctx.int_const("childWidth");
+    solver.add(width >= count - 1 && childFirst >= 0 && childWidth >= 0);
+    solver.add(form.shallowerFirst ? first + width == childFirst
+                                   : first == childFirst + childWidth);
+    z3::expr b = start(0) != lo;
+    for (int64_t i = 0; i <= most; ++i) {
+      z3::expr I = ctx.int_val(i);
+      z3::expr member = I < count;
+      z3::expr size = start(i + 1) - start(i);
+      reassign(b, b || (I == count && start(i) != lo + n) ||
+                      (member && size < 1) || (member && !leaf && size >= n));
+      if (i == 0)
+        continue;
+      // Member i has its whole group when it sends (and, down the tree,
+      // gets it before its group's own level forwards it), and the node's
+      // level ends within its width, as its parent's induction needs.
+      z3::expr sent = first + I - 1;
+      reassign(b, b || (member && !leaf && sent < childFirst + childWidth) ||
+                      (member && sent >= first + width));
+      z3::expr held = in(lo, start(i)), brought = in(start(i), start(i + 1));
+      if (copiesUp || coverage)
+        reassign(b, b || (member && held && brought));
+      if (coverage)
+        reassign(b, b || (member && (held || brought) != in(lo, start(i + 1))));
+    }
+    return b;
+  };
+  const char *method = "Z3 (linear integer arithmetic): induction over the "
+                       "node size of the hierarchical tree, symbolic P, "
+                       "node, group sizes and blocks";
+  addInduction(results, Property::ownership, method, scope, options,
+               "QF_LIA", [&](z3::context &ctx, z3::solver &solver) {
+                 return breach(ctx, solver, false);
+               });
+  Verdict coverage = addInduction(
+      results, Property::coverage, method, scope, options, "QF_LIA",
+      [&](z3::context &ctx, z3::solver &solver) {
+        return breach(ctx, solver, true);
       });
+  ownershipNeedsCoverage(results);
+  if (coverage == Verdict::proven)
+    results.push_back(treeLegality(scope, *passes));
+  return results;
+}
+
+/// The digit routings on P = base^s ranks (seeds/002; coll/digits.hpp):
+/// block j of every rank (the block for offset j) has s digits d_k(j),
+/// and in phase k every rank sends the blocks of digit value v to
+/// rank + v base^k. Closed forms of the digits:
+///   radix b:           d_k(j) = floor(j / b^k) mod b;
+///   balanced ternary:  d_k(j) = floor((c + H) / 3^k) mod 3 - 1, with c the
+///                      centered offset (j - P when j > H) and
+///                      H = (P - 1) / 2 = 1 + 3 + ... + 3^(s-1): the
+///                      ternary digits of c + H in [0, P), less one.
+/// Every step sends the same blocks from every rank to rank + offset and
+/// receives them from rank - offset, so it moves whole columns one
+/// rotation: the token that starts as block j of rank x sits, before phase
+/// k, in column j of rank x + sum_{i<k} d_i(j) base^i (mod P).
+///   matching: a step's offset is nonzero and below P in size, so every
+///     rank sends one message to another and receives one (the same
+///     blocks), from rank - offset;
+///   ownership: no two tokens of one column ever share a rank (each slot
+///     holds exactly one token, so every send reads a defined block and
+///     nothing still needed is overwritten);
+///   coverage: after the last phase the token sits at x + j (mod P): the
+///     digits' values sum to the offset, sum_k d_k(j) base^k = j (mod P).
+/// One query per s (linear integer arithmetic), j, x, y and the digits
+/// symbolic, the digits bound by their positional value (j, or c + H):
+/// all P = base^s in [base, maxRanks].
+std::vector<PropertyResult>
+coll::proveDigitRouting(ScheduleKind schedule, int64_t radix,
+                        int64_t maxRanks, const VerifyOptions &options,
+                        DigitForm form) {
+  std::vector<PropertyResult> results;
+  bool ternary = schedule == ScheduleKind::balanced_ternary;
+  if (!ternary && schedule != ScheduleKind::radix)
+    return results;
+  int64_t base = ternary ? 3 : radix;
+  if (base < 2 || maxRanks < base)
+    return results;
+  int64_t largest = base;
+  while (largest <= maxRanks / base)
+    largest *= base;
+  std::string scope = "all P = " + std::to_string(base) + "^s in [" +
+                      std::to_string(base) + ", " + std::to_string(largest) +
+                      "]";
+  const char *method =
+      ternary ? "Z3 (linear integer arithmetic): for each P = 3^s, symbolic "
+                "block, ranks and balanced-ternary digits; every step "
+                "rotates whole columns (each P is checked to)"
+              : "Z3 (linear integer arithmetic): for each P = b^s, symbolic "
+                "block, ranks and base-b digits; every step rotates whole "
+                "columns (each P is checked to)";
+  auto prove = [&](Property property) {
+    PropertyResult r{property};
+    r.method = method;
+    r.verdict = Verdict::proven;
+    r.scope = scope;
+    for (int64_t P = base, s = 1; P <= largest && r.verdict == Verdict::proven;
+         P *= base, ++s) {
+      z3::context ctx;
+      z3::solver solver = makeSolver(ctx, options, "QF_LIA");
+      z3::expr j = ctx.int_const("block"), x = ctx.int_const("x"),
+               y = ctx.int_const("y");
+      z3::expr n = ctx.int_val(P), H = ctx.int_val((P - 1) / 2);
+      solver.add(j >= 0 && j < n && x >= 0 && x < n && y >= 0 && y < n);
+      // Each phase's move of block j: the digits as unknowns bound to j by
+      // their one equation (the positional value, linear), not by
+      // division, which Z3 finds slow. The proof holds for every digit
+      // vector that satisfies the equation, so for the closed form's.
+      std::vector<z3::expr> moves;
+      z3::expr c = z3::ite(j > H, j - n, j);
+      z3::expr value = ctx.int_val(0);
+      int64_t power = 1;
+      for (int64_t k = 0; k < s; ++k, power *= base) {
+        z3::expr t = ctx.int_const(("t" + std::to_string(k)).c_str());
+        solver.add(t >= 0 && t < ctx.int_val(base));
+        reassign(value, value + t * ctx.int_val(power));
+        z3::expr digit = ternary ? t - 1 : t;
+        moves.push_back((form.reversed ? -1 : 1) * digit *
+                        ctx.int_val(power));
+      }
+      solver.add(value == (ternary ? c + H : j));
+      // Ranks are mod P; every difference here lies within (-3P, 3P).
+      auto sameRank = [&](const z3::expr &a, const z3::expr &b) {
+        z3::expr same = ctx.bool_val(false);
+        for (int w = -2; w <= 2; ++w)
+          reassign(same, same || a - b == w * n);
+        return same;
+      };
+      z3::expr breach = ctx.bool_val(false);
+      if (property == Property::matching) {
+        // Each step's offset v base^k (k < s, v a digit value) sends every
+        // rank's one message to another rank, and no two to the same.
+        int64_t scale = 1;
+        for (int64_t k = 0; k < s; ++k, scale *= base)
+          for (int64_t v = ternary ? -1 : 1; v < (ternary ? 2 : base); ++v) {
+            if (v == 0)
+              continue;
+            z3::expr o = ctx.int_val(v * scale);
+            reassign(breach, breach || sameRank(x + o, x) ||
+                                 (x != y && sameRank(x + o, y + o)));
+          }
+      } else if (property == Property::ownership) {
+        z3::expr px = x, py = y;
+        for (const z3::expr &move : moves) {
+          reassign(breach, breach || (x != y && sameRank(px, py)));
+          reassign(px, px + move);
+          reassign(py, py + move);
+        }
+        reassign(breach, breach || (x != y && sameRank(px, py)));
+      } else {
+        z3::expr at = x;
+        for (const z3::expr &move : moves)
+          reassign(at, at + move);
+        reassign(breach, !sameRank(at, x + j));
+      }
+      solver.add(breach);
+      settle(solver, r);
+    }
+    results.push_back(r);
+    return r.verdict;
+  };
+  prove(Property::matching);
+  prove(Property::ownership);
+  Verdict coverage = prove(Property::coverage);
+  ownershipNeedsCoverage(results);
   if (coverage == Verdict::proven)
     results.push_back(legalityFromCoverage(
-        scope, "nothing is combined: the broadcast only copies",
+        scope, "nothing is combined: the all-to-all only copies",
         /*copiesOnly=*/true));
   return results;
 }
@@ -544,36 +960,235 @@ bool isHalvingButterfly(llvm::ArrayRef<StepOp> steps, int64_t P) {
   return true;
 }
 
-/// Whether `program` is proveBinomialBroadcast's closed form for its P:
-/// level k copies part 0 from virtual rank v to v + d, d = 2^(L-1-k), for
-/// every multiple v of 2d with v + d < P, and nothing else.
-bool isBinomialBroadcast(ProgramOp program, int64_t root) {
-  int64_t P = program.getNumRanks();
-  if (program.getKind() != CollectiveKind::broadcast || P < 2 ||
-      program.getNumParts() != 1 || program.getNumScratchParts().value_or(0) ||
-      program.getRoot().value_or(-1) != static_cast<uint64_t>(root))
-    return false;
-  auto steps = llvm::to_vector(program.getBody().getOps<StepOp>());
-  int64_t levels = llvm::Log2_64_Ceil(static_cast<uint64_t>(P));
-  if (static_cast<int64_t>(steps.size()) != levels)
-    return false;
-  for (int64_t k = 0; k < levels; ++k) {
-    if (steps[k].getStepKind() != StepKind::copy)
+/// One edge of a tree's closed form, on virtual ranks: in up step `step`
+/// the subtree [child, child + span) goes from child to parent.
+struct FormEdge {
+  int64_t step, child, parent, span;
+};
+
+/// proveBinomialTree's closed form: at level k, mask m = 2^k, every
+/// v = m (mod 2m) sends [v, min(v + m, P)) to v - m.
+std::vector<FormEdge> binomialForm(int64_t P) {
+  std::vector<FormEdge> edges;
+  for (int64_t k = 0, m = 1; m < P; ++k, m *= 2)
+    for (int64_t v = m; v < P; v += 2 * m)
+      edges.push_back({k, v, v - m, std::min(m, P - v)});
+  return edges;
+}
+
+/// proveHierarchicalTree's closed form (see there), its edges by depth
+/// first and then ordered by step.
+std::vector<FormEdge> hierarchicalForm(int64_t P, int64_t arity,
+                                       int64_t flatBelow) {
+  struct Member {
+    int64_t depth, index, child, parent, span;
+  };
+  std::vector<Member> members;
+  std::vector<int64_t> width; // by depth: most members of a node, less one
+  std::function<void(int64_t, int64_t, int64_t)> node =
+      [&](int64_t lo, int64_t n, int64_t depth) {
+        if (n <= 1)
+          return;
+        int64_t a = depth == 0 && n < flatBelow ? n : arity;
+        bool leaf = n <= a;
+        int64_t count = leaf ? n : a, q = n / a, r = n % a;
+        auto start = [&](int64_t i) {
+          return leaf ? lo + i : lo + i * q + std::min(i, r);
+        };
+        if (static_cast<int64_t>(width.size()) <= depth)
+          width.resize(depth + 1, 0);
+        width[depth] = std::max(width[depth], count - 1);
+        for (int64_t i = 1; i < count; ++i)
+          members.push_back({depth, i, start(i), lo, start(i + 1) - start(i)});
+        if (!leaf)
+          for (int64_t i = 0; i < count; ++i)
+            node(start(i), start(i + 1) - start(i), depth + 1);
+      };
+  node(0, P, 0);
+  std::vector<FormEdge> edges;
+  for (const Member &m : members) {
+    int64_t first = 0; // deeper levels run first
+    for (size_t d = m.depth + 1; d < width.size(); ++d)
+      first += width[d];
+    edges.push_back({first + m.index - 1, m.child, m.parent, m.span});
+  }
+  return edges;
+}
+
+/// Whether `edges` on P virtual ranks are a tree run in an order the
+/// inductions rely on, checked on the edges themselves (O(P log P)) so that
+/// the closed forms' step order is not only their definition: every rank
+/// but 0 is the child of exactly one edge; the subtrees of a rank's
+/// children tile the rest of its own subtree, in order; and every edge into
+/// a rank comes in an earlier step than the rank's own edge out, one per
+/// step (so it has its whole subtree when it sends, and in a down pass it
+/// has the blocks before it forwards them).
+bool isValidTreeOrder(const std::vector<FormEdge> &edges, int64_t P) {
+  std::vector<const FormEdge *> up(P, nullptr);
+  std::vector<std::vector<const FormEdge *>> into(P);
+  for (const FormEdge &e : edges) {
+    if (e.child <= 0 || e.child >= P || e.parent < 0 || e.parent >= P ||
+        e.span < 1 || up[e.child])
       return false;
-    int64_t d = int64_t(1) << (levels - 1 - k);
-    std::vector<std::pair<int64_t, int64_t>> expected, found;
-    for (int64_t v = 0; v + d < P; v += 2 * d)
-      expected.push_back({(root + v) % P, (root + v + d) % P});
-    for (const Transfer &t : transfersOfStep(steps[k])) {
-      if (t.sent != std::vector<int64_t>{0} ||
-          t.received != std::vector<int64_t>{0})
+    up[e.child] = &e;
+    into[e.parent].push_back(&e);
+  }
+  for (int64_t v = 0; v < P; ++v) {
+    if (v > 0 && !up[v])
+      return false;
+    int64_t end = v == 0 ? P : v + up[v]->span;
+    llvm::sort(into[v], [](const FormEdge *a, const FormEdge *b) {
+      return a->child < b->child;
+    });
+    int64_t next = v + 1;
+    for (const FormEdge *e : into[v]) {
+      if (e->child != next || (v > 0 && e->step >= up[v]->step))
         return false;
-      found.push_back({t.src, t.dst});
+      next = e->child + e->span;
     }
+    if (next != end)
+      return false;
+    std::vector<int64_t> steps;
+    for (const FormEdge *e : into[v])
+      steps.push_back(e->step);
+    llvm::sort(steps);
+    if (std::adjacent_find(steps.begin(), steps.end()) != steps.end())
+      return false;
+  }
+  return true;
+}
+
+/// Whether `program` is the closed form `edges` for its P and kind: the up
+/// pass's steps in order, each sending every edge of that step from child
+/// to parent, then the down pass's in reverse, parent to child; a message
+/// carries every part (combining up, broadcasting down) or the subtree's
+/// blocks, each filed under its own index; and nothing else.
+bool isTreeInstance(ProgramOp program, int64_t root,
+                    const std::vector<FormEdge> &edges) {
+  int64_t P = program.getNumRanks();
+  std::optional<TreePasses> passes = treePasses(program.getKind());
+  if (!passes || P < 2 || program.getNumScratchParts().value_or(0) ||
+      program.getRoot().value_or(0) != static_cast<uint64_t>(root) ||
+      !isValidTreeOrder(edges, P))
+    return false;
+  CollectiveKind kind = program.getKind();
+  bool blocks = kind == CollectiveKind::gather ||
+                kind == CollectiveKind::scatter ||
+                kind == CollectiveKind::allgather ||
+                kind == CollectiveKind::reduce_scatter;
+  int64_t parts = program.getNumParts();
+  if (parts != (blocks ? P : 1))
+    return false;
+  auto absolute = [&](int64_t v) { return (root + v) % P; };
+  auto subtree = [&](const FormEdge &e) {
+    std::vector<int64_t> run;
+    for (int64_t u = e.child; u < e.child + e.span; ++u)
+      run.push_back(absolute(u));
+    llvm::sort(run);
+    return run;
+  };
+  std::vector<int64_t> everyPart(parts);
+  for (int64_t b = 0; b < parts; ++b)
+    everyPart[b] = b;
+  // The up steps' (src, dst, parts), in step order.
+  using Message = std::tuple<int64_t, int64_t, std::vector<int64_t>>;
+  std::map<int64_t, std::vector<Message>> up, down;
+  for (const FormEdge &e : edges) {
+    up[e.step].push_back({absolute(e.child), absolute(e.parent),
+                          passes->upCombines ? everyPart : subtree(e)});
+    down[e.step].push_back({absolute(e.parent), absolute(e.child),
+                            passes->downScatters ? subtree(e) : everyPart});
+  }
+  std::vector<std::pair<StepKind, std::vector<Message>>> levels;
+  if (passes->up)
+    for (auto &[step, messages] : up)
+      levels.push_back({passes->upCombines ? StepKind::combine
+                                           : StepKind::copy,
+                        messages});
+  if (passes->down)
+    for (auto it = down.rbegin(); it != down.rend(); ++it)
+      levels.push_back({StepKind::copy, it->second});
+  auto steps = llvm::to_vector(program.getBody().getOps<StepOp>());
+  if (steps.size() != levels.size())
+    return false;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    if (steps[k].getStepKind() != levels[k].first)
+      return false;
+    std::vector<Message> found;
+    for (const Transfer &t : transfersOfStep(steps[k])) {
+      if (t.sent != t.received)
+        return false;
+      std::vector<int64_t> sent = t.sent;
+      llvm::sort(sent);
+      found.push_back({t.src, t.dst, sent});
+    }
+    std::vector<Message> expected = levels[k].second;
     llvm::sort(expected);
     llvm::sort(found);
     if (expected != found)
       return false;
+  }
+  return true;
+}
+
+/// Whether `program` is proveDigitRouting's closed form: P = base^s, and
+/// for k = 0 .. s-1 and each digit value v (+1, -1 for balanced ternary;
+/// 1 .. b-1 for radix b) whose block list is not empty, one copy step in
+/// which every rank i sends exactly the blocks j with d_k(j) = v to
+/// i + v base^k (mod P), each filed under its own index.
+bool isDigitRouting(ProgramOp program, bool ternary, int64_t base) {
+  int64_t P = program.getNumRanks();
+  int64_t s = 0, power = 1;
+  while (power < P && power <= P / base) {
+    power *= base;
+    ++s;
+  }
+  if (power != P || P < base ||
+      program.getKind() != CollectiveKind::alltoall ||
+      program.getNumParts() != P || program.getNumScratchParts().value_or(0))
+    return false;
+  auto digit = [&](int64_t j, int64_t scale) {
+    if (!ternary)
+      return (j / scale) % base;
+    int64_t H = (P - 1) / 2, c = j > H ? j - P : j;
+    return (c + H) / scale % 3 - 1;
+  };
+  std::vector<std::pair<int64_t, std::vector<int64_t>>> expected; // offset
+  int64_t scale = 1;
+  for (int64_t k = 0; k < s; ++k, scale *= base) {
+    std::vector<int64_t> values;
+    if (ternary)
+      values = {+1, -1};
+    else
+      for (int64_t v = 1; v < base; ++v)
+        values.push_back(v);
+    for (int64_t v : values) {
+      std::vector<int64_t> blocks;
+      for (int64_t j = 0; j < P; ++j)
+        if (digit(j, scale) == v)
+          blocks.push_back(j);
+      if (!blocks.empty())
+        expected.push_back({((v * scale) % P + P) % P, blocks});
+    }
+  }
+  auto steps = llvm::to_vector(program.getBody().getOps<StepOp>());
+  if (steps.size() != expected.size())
+    return false;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    if (steps[k].getStepKind() != StepKind::copy)
+      return false;
+    auto [offset, blocks] = expected[k];
+    std::vector<Transfer> transfers = transfersOfStep(steps[k]);
+    if (static_cast<int64_t>(transfers.size()) != P)
+      return false;
+    std::vector<bool> seen(P, false);
+    for (const Transfer &t : transfers) {
+      if (t.src < 0 || t.src >= P || seen[t.src] ||
+          t.dst != (t.src + offset) % P || t.sent != blocks ||
+          t.received != blocks)
+        return false;
+      seen[t.src] = true;
+    }
   }
   return true;
 }
@@ -595,11 +1210,27 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
   std::vector<PropertyResult> results;
   if (maxRanks < 2 || spec.getNumRanks())
     return results;
-  if (spec.getSchedule() == ScheduleKind::binomial &&
-      spec.getKind() == CollectiveKind::broadcast)
-    return proveBinomialBroadcast(maxRanks, options);
+  if (spec.getSchedule() == ScheduleKind::binomial ||
+      spec.getSchedule() == ScheduleKind::hierarchical) {
+    results = spec.getSchedule() == ScheduleKind::binomial
+                  ? proveBinomialTree(spec.getKind(), maxRanks, options)
+                  : proveHierarchicalTree(
+                        spec.getKind(), static_cast<int64_t>(*spec.getArity()),
+                        static_cast<int64_t>(*spec.getFlatBelow()), maxRanks,
+                        options);
+    if (spec.getNoncommutative()) // rank order is decided per P
+      llvm::erase_if(results, [](const PropertyResult &r) {
+        return r.property == Property::operatorLegality;
+      });
+    return results;
+  }
+  if (spec.getKind() == CollectiveKind::alltoall &&
+      (spec.getSchedule() == ScheduleKind::balanced_ternary ||
+       spec.getSchedule() == ScheduleKind::radix))
+    return proveDigitRouting(spec.getSchedule(), spec.getRadix().value_or(3),
+                             maxRanks, options);
   // Otherwise only group schedules have closed forms in P; other trees,
-  // digit routings and scans are proven per P.
+  // the direct routing and scans are proven per P.
   if (!spec.getGroup() || spec.getButterflyR() != 0)
     return results;
   results.push_back(spec.getGroup() == GroupKind::cyclic
@@ -630,12 +1261,31 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
 
 bool coll::familyCovers(CollectiveOp spec, ProgramOp program,
                         Property property) {
-  if (spec.getNumRanks())
+  // The family proofs' scope starts at P = 2.
+  if (spec.getNumRanks() || program.getNumRanks() < 2)
     return false;
-  if (spec.getSchedule() == ScheduleKind::binomial &&
-      spec.getKind() == CollectiveKind::broadcast)
-    return property != Property::matching &&
-           isBinomialBroadcast(program, spec.getRoot().value_or(0));
+  if (spec.getSchedule() == ScheduleKind::binomial ||
+      spec.getSchedule() == ScheduleKind::hierarchical) {
+    int64_t P = program.getNumRanks();
+    bool binomial = spec.getSchedule() == ScheduleKind::binomial;
+    return (property != Property::matching || binomial) &&
+           !(property == Property::operatorLegality &&
+             program.getNoncommutative()) &&
+           isTreeInstance(program, spec.getRoot().value_or(0),
+                          spec.getSchedule() == ScheduleKind::binomial
+                              ? binomialForm(P)
+                              : hierarchicalForm(
+                                    P, static_cast<int64_t>(*spec.getArity()),
+                                    static_cast<int64_t>(
+                                        *spec.getFlatBelow())));
+  }
+  if (spec.getKind() == CollectiveKind::alltoall &&
+      (spec.getSchedule() == ScheduleKind::balanced_ternary ||
+       spec.getSchedule() == ScheduleKind::radix)) {
+    bool ternary = spec.getSchedule() == ScheduleKind::balanced_ternary;
+    return isDigitRouting(program, ternary,
+                          ternary ? 3 : spec.getRadix().value_or(0));
+  }
   if (!spec.getGroup() ||
       program.getGroup() != spec.getGroup())
     return false;

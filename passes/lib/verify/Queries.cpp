@@ -1015,7 +1015,7 @@ static void coverageByPart(z3::context &ctx, const SlotProgram &sp,
       };
       for (auto [begin, end] : bySteps) {
         const MoveBlock &only = *movers[j][begin].second;
-        if (end == begin + 1 && only.count >= P) {
+        if (end == begin + 1 && only.senders() >= P) {
           pending = (pending + by(only)) % P;
           continue;
         }
@@ -1321,10 +1321,8 @@ void coll::verify::proveCoverage(z3::context &ctx, const SlotProgram &sp,
                      result, ownership);
   else
     coverageGeneral(ctx, sp, options, result, ownership);
-  // The family proof of the group's moves already covers the part indices.
-  bool indicesProven =
-      llvm::is_contained(options.alreadyProven, Property::matching);
-  if (sp.groupLevel && result.verdict == Verdict::proven && !indicesProven) {
+  if (sp.groupLevel && result.verdict == Verdict::proven &&
+      !options.moveIndicesProven) {
     partIndicesOfMoves(ctx, sp, options, result);
     result.method += "; symbolic rank for the part indices of every move";
   }

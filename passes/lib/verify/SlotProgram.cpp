@@ -179,7 +179,7 @@ static bool partPathsAreShort(const SlotProgram &sp) {
   std::vector<int64_t> lastStep(sp.parts, -1);
   for (size_t s = 0; s < sp.steps.size(); ++s)
     for (const MoveBlock &b : sp.steps[s].blocks)
-      if (b.count < sp.ranks)
+      if (b.senders() < sp.ranks)
         for (const PartRun &r : b.runs)
           for (int64_t j = r.sent; j < r.sent + r.length; ++j)
             if (lastStep[j] != static_cast<int64_t>(s)) {
@@ -417,14 +417,14 @@ z3::expr Encoder::inRankRange(const z3::expr &x, int64_t first,
 /// A block of one sender moving a few single parts: its moves as slot
 /// constants are the smaller terms.
 static bool isFewMoves(const MoveBlock &b) {
-  return b.count == 1 && b.width == 1 && b.runs.size() <= 4 &&
+  return b.senders() == 1 && b.runs.size() <= 4 &&
          llvm::all_of(b.runs, [](const PartRun &r) { return r.length == 1; });
 }
 
 z3::expr Encoder::rankThrough(const MoveBlock &block, const z3::expr &x,
                               bool forwards) const {
   int64_t P = program.ranks;
-  if (block.count == 1 && block.width == 1) // one sender: a constant peer
+  if (block.senders() == 1) // one sender: a constant peer
     return field(forwards ? (block.first + block.shift) % P : block.first);
   return rankAfter(x, forwards ? block.shift : (P - block.shift) % P);
 }

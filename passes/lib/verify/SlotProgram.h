@@ -65,12 +65,16 @@ struct PartRun {
 /// every rank does the same thing (a digit routing's phase, a doubling
 /// scan's step, a tree level) costs a few terms whatever P is.
 struct MoveBlock {
+  /// `count` counts senders when stride is 1, runs of `width` senders
+  /// otherwise; senders() is the number of senders either way.
   int64_t first = 0, count = 0, shift = 0;
   std::vector<PartRun> runs;
-  /// Senders first + i * stride + w, w < width (stride > 1: a tree level's
-  /// senders, or a butterfly level's runs of ranks, no wrap); stride 1 is
-  /// the cyclic range above (width 1).
+  /// Senders first + i * stride + w, i < count, w < width (stride > 1: a
+  /// tree level's senders, or a butterfly level's runs of ranks, no wrap);
+  /// stride 1 is the cyclic range above (width 1).
   int64_t stride = 1, width = 1;
+
+  int64_t senders() const { return stride > 1 ? count * width : count; }
 };
 
 struct SlotStep {

@@ -188,8 +188,14 @@ coll::verifyRankCount(CollectiveOp spec, int64_t P,
       expandCollective(spec, P, builder, /*withTransfers=*/false);
   VerifyOptions withFamily = options;
   for (const PropertyResult &r : family)
-    if (r.verdict == Verdict::proven && familyCovers(spec, program, r.property))
+    if (r.verdict == Verdict::proven &&
+        familyCovers(spec, program, r.property)) {
       withFamily.alreadyProven.push_back(r.property);
+      // A group's family matching is its moves' proof (cyclicMoves,
+      // xorMoves), which states the part indices too.
+      if (r.property == Property::matching && spec.getGroup())
+        withFamily.moveIndicesProven = true;
+    }
   std::vector<PropertyResult> results = verifyProgram(program, withFamily);
   if (cross)
     *cross = crossCheck(program, results);

@@ -7,7 +7,7 @@
 // CHECK: coverage violated: P = 7, after the last step, rank 0, part 0: the vector q_0 reaches placement 0 (rank 0's part 0) 2 times (expected vectors {0, 1, 2, 3, 4, 5, 6}, each once, found vectors {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6})
 // CHECK: butterfly_r1: VIOLATED for P in {7} ({{.*}} s)
 // PASS: error: coverage violated in 'butterfly_r1': P = 7, after the last step, rank 0, part 0: the vector q_0 reaches placement 0 (rank 0's part 0) 2 times (expected vectors {0, 1, 2, 3, 4, 5, 6}, each once, found vectors {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6})
-// SIM: error: coverage violated in 'butterfly_r1' for P = 7: step 5, the contribution of rank 0 to part 6 reaches rank 6 twice (it holds {0, 1, 2, 3, 4, 5, 6} and receives {0, 1, 2, 3, 4, 5, 6} from rank 0)
+// SIM: error: coverage violated in 'butterfly_r1' for P = 7: step 5, the contribution of rank 0 to part 0 reaches rank 0 twice (it holds {0, 1, 2, 3, 4, 5, 6} and receives {0, 1, 2, 3, 4, 5, 6} from rank 1)
 
 module {
   coll.program @butterfly_r1 attributes {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_parts = 14 : i64, num_ranks = 7 : i64, num_scratch_parts = 7 : i64, op = #coll.op<sum>} {

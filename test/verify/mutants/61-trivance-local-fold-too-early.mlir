@@ -9,7 +9,7 @@
 // CHECK: coverage violated: P = 9, after the last step, rank 0, part 0: the rank 0 contribution reaches rank 0's part 0 2 times (expected contributions of ranks {0, 1, 2, 3, 4, 5, 6, 7, 8}, each once, found contributions of ranks {0, 0, 1, 2, 3, 3, 4, 5, 6, 6, 7, 8})
 // CHECK: trivance: VIOLATED for P in {9} ({{.*}} s)
 // PASS: error: coverage violated in 'trivance': P = 9, after the last step, rank 0, part 0: the rank 0 contribution reaches rank 0's part 0 2 times (expected contributions of ranks {0, 1, 2, 3, 4, 5, 6, 7, 8}, each once, found contributions of ranks {0, 0, 1, 2, 3, 3, 4, 5, 6, 6, 7, 8})
-// SIM: error: coverage violated in 'trivance' for P = 9: step 2, the contribution of rank 8 to part 0 reaches rank 8 twice (it holds {7, 8} and receives {0, 8} from rank 0)
+// SIM: error: coverage violated in 'trivance' for P = 9: step 2, the contribution of rank 0 to part 0 reaches rank 0 twice (it holds {0, 8} and receives {0, 1} from rank 1)
 
 module {
   coll.program @trivance attributes {kind = #coll.kind<allreduce>, num_parts = 2 : i64, num_ranks = 9 : i64, num_scratch_parts = 1 : i64, op = #coll.op<sum>} {

@@ -53,9 +53,12 @@ private:
   /// Where a value first counted a contribution twice: a slot that is not
   /// delivered (an exclusive scan's carry, a non-root partial) may hold
   /// such a value harmlessly; it is a violation when it reaches a result.
+  /// Where a value first counted a contribution twice; reported there if
+  /// the value is still in a result slot at the end.
   struct Twice {
     int64_t step, rank, part;
     std::string message;
+    mlir::Operation *at = nullptr;
   };
   struct Slot {
     llvm::BitVector tokens;

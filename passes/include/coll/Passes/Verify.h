@@ -64,6 +64,10 @@ struct VerifyOptions {
   /// Properties already proven another way (a family proof): reported as
   /// proven without a query of their own.
   std::vector<Property> alreadyProven;
+  /// The family proof of a group's moves (cyclic or aligned xor) covers the
+  /// part index every move files each part under, so the group-level
+  /// coverage query need not check it again.
+  bool moveIndicesProven = false;
   /// Rank-level programs of more steps than this whose parts' paths do not
   /// compose (chains, pipelines: thousands of steps of single transfers,
   /// a chain too deep for Z3's symbolic slot) are decided by an exact
@@ -137,19 +141,58 @@ std::vector<PropertyResult>
 proveLinearAllgather(int64_t maxRanks, const VerifyOptions &options,
                      LinearAllgatherForm form = {});
 
-/// The closed form the binomial broadcast's induction states: level of
-/// distance d sends from v to v + d + distanceLag (0 is the schedule's;
-/// anything else a wrong form, for the tests).
+/// The closed form the binomial tree's induction states: a level of mask
+/// (or distance) m sends between v and v -+ (m + distanceLag) (0 is the
+/// schedule's; anything else a wrong form, for the tests).
 struct BinomialForm {
   int64_t distanceLag = 0;
 };
 
-/// Ownership, coverage and legality of the binomial broadcast for every P
-/// in [2, maxRanks], by induction over the tree's levels (matching stays
-/// per P).
+/// Ownership, coverage and legality of a commutative operator of the
+/// binomial tree of `kind` (reduce, gather, broadcast, scatter and the
+/// allreduce, allgather, reduce-scatter and barrier made of two of them)
+/// for every P in [2, maxRanks], by induction over the tree's levels
+/// (matching stays per P). Empty for kinds trees do not serve.
+std::vector<PropertyResult> proveBinomialTree(CollectiveKind kind,
+                                              int64_t maxRanks,
+                                              const VerifyOptions &options,
+                                              BinomialForm form = {});
+
+/// The closed form the hierarchical tree's induction states; the default
+/// is the schedule's, anything else a wrong form (for the tests).
+struct HierarchicalForm {
+  /// Groups start at lo + i q, dropping the remainder's extra ranks.
+  bool dropRemainder = false;
+  /// A node's level runs before its children's instead of after.
+  bool shallowerFirst = false;
+};
+
+/// Ownership, coverage and legality of a commutative operator of the
+/// hierarchical tree `arity(arity) flat_below(flatBelow)` of `kind` for
+/// every P in [2, maxRanks], by induction over the size of a node (matching
+/// stays per P). Empty for kinds trees do not serve, and for nodes of more
+/// than 64 members.
 std::vector<PropertyResult>
-proveBinomialBroadcast(int64_t maxRanks, const VerifyOptions &options,
-                       BinomialForm form = {});
+proveHierarchicalTree(CollectiveKind kind, int64_t arity, int64_t flatBelow,
+                      int64_t maxRanks, const VerifyOptions &options,
+                      HierarchicalForm form = {});
+
+/// The closed form the digit routings' proof states; the default is the
+/// schedule's, anything else a wrong form (for the tests).
+struct DigitForm {
+  /// Blocks of digit value v move by -v base^k instead of +v base^k.
+  bool reversed = false;
+};
+
+/// Matching, ownership, coverage and legality of the all-to-all by
+/// base-`radix` digits (ScheduleKind::radix, Bruck) or balanced-ternary
+/// digits (ScheduleKind::balanced_ternary, ReTri) for every P = base^s up
+/// to maxRanks, one query per s with the block, ranks and digits
+/// symbolic. Empty for other schedules.
+std::vector<PropertyResult> proveDigitRouting(ScheduleKind schedule,
+                                              int64_t radix, int64_t maxRanks,
+                                              const VerifyOptions &options,
+                                              DigitForm form = {});
 
 /// Whether `program` (expanded from `spec` without transfers) is an
 /// instance of the closed forms behind proveFamily's result for
