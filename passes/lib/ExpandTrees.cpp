@@ -7,6 +7,7 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include <map>
+#include <optional>
 
 namespace coll {
 #define GEN_PASS_DEF_EXPANDTREES
@@ -40,91 +41,61 @@ Tree coll::treeOf(CollectiveOp spec) {
   llvm_unreachable("treeOf needs a tree schedule");
 }
 
+Kind coll::runtimeKind(CollectiveKind kind) {
+  switch (kind) {
+  case CollectiveKind::allreduce: return Kind::allreduce;
+  case CollectiveKind::reduce_scatter: return Kind::reduce_scatter;
+  case CollectiveKind::allgather: return Kind::allgather;
+  case CollectiveKind::alltoall: return Kind::alltoall;
+  case CollectiveKind::broadcast: return Kind::broadcast;
+  case CollectiveKind::reduce: return Kind::reduce;
+  case CollectiveKind::gather: return Kind::gather;
+  case CollectiveKind::scatter: return Kind::scatter;
+  case CollectiveKind::inclusive_scan: return Kind::inclusive_scan;
+  case CollectiveKind::exclusive_scan: return Kind::exclusive_scan;
+  case CollectiveKind::barrier: return Kind::barrier;
+  }
+  llvm_unreachable("every collective kind has a runtime kind");
+}
+
+/// The program is every rank's coll::treePlan (the plan the runtime
+/// executes), step by step: one coll.step per step some rank sends in,
+/// each rank's sends its transfers.
 ProgramOp coll::expandTreeCollective(CollectiveOp spec, int64_t P,
                                      OpBuilder &builder) {
-  CollectiveKind kind = spec.getKind();
-  int64_t root = spec.getRoot() ? static_cast<int64_t>(*spec.getRoot()) : 0;
-  // One part per rank for the kinds that move blocks; one for the others.
-  bool blocks = kind == CollectiveKind::gather ||
-                kind == CollectiveKind::scatter ||
-                kind == CollectiveKind::allgather ||
-                kind == CollectiveKind::reduce_scatter;
-  ProgramOp program = createProgram(spec, P, blocks ? P : 1, builder);
+  int root = spec.getRoot() ? static_cast<int>(*spec.getRoot()) : 0;
+  std::vector<Plan> plans;
+  for (int r = 0; r < P; ++r)
+    plans.push_back(treePlan(runtimeKind(spec.getKind()), treeOf(spec),
+                             static_cast<int>(P), root, r));
+  ProgramOp program = createProgram(spec, P, plans.front().parts, builder);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(&program.getBody().front());
-
-  std::map<int, std::vector<TreeEdge>> edgesByStep;
-  for (const TreeEdge &e : treeEdges(treeOf(spec), static_cast<int>(P)))
-    edgesByStep[e.step].push_back(e);
-  auto absolute = [&](int64_t rel) { return (rel + root) % P; };
-
-  // One coll.step per tree step; `upward` runs the edges child -> parent in
-  // reduction order, otherwise parent -> child in reverse. A message
-  // carries the child's subtree's blocks, or every part (`whole`).
-  auto emitPass = [&](bool upward, StepKind stepKind, StringRef phase,
-                      bool whole = false) {
-    auto emitStep = [&](const std::vector<TreeEdge> &edges) {
-      SmallVector<int64_t> sources, destinations;
-      SmallVector<Attribute> parts;
-      for (const TreeEdge &e : edges) {
-        int64_t child = absolute(e.child), parent = absolute(e.parent);
-        sources.push_back(upward ? child : parent);
-        destinations.push_back(upward ? parent : child);
-        SmallVector<int64_t> sent;
-        if (!blocks)
-          sent.push_back(0);
-        else if (whole)
-          for (int64_t b = 0; b < P; ++b)
-            sent.push_back(b);
-        else
-          for (int64_t i = 0; i < e.span; ++i)
-            sent.push_back(absolute(e.child + i));
+  for (size_t s = 0; s < plans.front().steps.size(); ++s) {
+    SmallVector<int64_t> sources, destinations;
+    SmallVector<Attribute> parts, into;
+    bool moved = false; // parts filed under other indices
+    std::optional<Action> action;
+    for (const Plan &plan : plans)
+      for (const PlanMessage &m : plan.steps[s].sends) {
+        sources.push_back(plan.rank);
+        destinations.push_back(m.peer);
+        SmallVector<int64_t> sent(m.parts.begin(), m.parts.end()),
+            received(m.peerParts.begin(), m.peerParts.end());
+        moved |= sent != received;
         parts.push_back(builder.getDenseI64ArrayAttr(sent));
+        into.push_back(builder.getDenseI64ArrayAttr(received));
+        action = plan.steps[s].action;
       }
-      appendTransferStep(builder, spec.getLoc(), phase, stepKind, sources,
-                         destinations, parts);
-    };
-    if (upward)
-      for (auto &[step, edges] : edgesByStep)
-        emitStep(edges);
-    else
-      for (auto it = edgesByStep.rbegin(); it != edgesByStep.rend(); ++it)
-        emitStep(it->second);
-  };
-
-  switch (kind) {
-  case CollectiveKind::reduce:
-    emitPass(/*upward=*/true, StepKind::combine, "reduce");
-    break;
-  case CollectiveKind::allreduce:
-    emitPass(/*upward=*/true, StepKind::combine, "reduce");
-    emitPass(/*upward=*/false, StepKind::copy, "broadcast");
-    break;
-  case CollectiveKind::barrier: // an allreduce of nothing: all arrive, then go
-    emitPass(/*upward=*/true, StepKind::combine, "arrive");
-    emitPass(/*upward=*/false, StepKind::copy, "release");
-    break;
-  case CollectiveKind::broadcast:
-    emitPass(/*upward=*/false, StepKind::copy, "broadcast");
-    break;
-  case CollectiveKind::gather:
-    emitPass(/*upward=*/true, StepKind::copy, "gather");
-    break;
-  case CollectiveKind::scatter:
-    emitPass(/*upward=*/false, StepKind::copy, "scatter");
-    break;
-  case CollectiveKind::allgather: // HPX: gather up, broadcast every block down
-    emitPass(/*upward=*/true, StepKind::copy, "gather");
-    emitPass(/*upward=*/false, StepKind::copy, "broadcast", /*whole=*/true);
-    break;
-  case CollectiveKind::reduce_scatter: // reduce every block up, scatter down
-    emitPass(/*upward=*/true, StepKind::combine, "reduce", /*whole=*/true);
-    emitPass(/*upward=*/false, StepKind::copy, "scatter");
-    break;
-  case CollectiveKind::alltoall:
-  case CollectiveKind::inclusive_scan:
-  case CollectiveKind::exclusive_scan:
-    llvm_unreachable("the spec verifier keeps trees from alltoall and scans");
+    if (sources.empty())
+      continue;
+    StepKind kind = *action == Action::copy      ? StepKind::copy
+                    : *action == Action::combine ? StepKind::combine
+                                                 : StepKind::fold;
+    appendTransferStep(builder, spec.getLoc(), plans.front().phases[s], kind,
+                       sources, destinations, parts,
+                       moved ? ArrayRef<Attribute>(into)
+                             : ArrayRef<Attribute>());
   }
   return program;
 }

@@ -187,27 +187,15 @@ static std::string treeInitializer(CollectiveOp spec) {
          "}";
 }
 
-/// Walks this rank's tree edges backwards (broadcast, scatter): receive
-/// from the parent, then send to each child. `last` is the step number of
-/// the first edge backwards.
-static void emitDownward(llvm::raw_ostream &os, StringRef last,
-                         StringRef fromParent, StringRef toChild,
-                         StringRef size) {
-  os << "  for (auto e = edges.rbegin(); e != edges.rend(); ++e) {\n"
-     << "    const int step = " << last << " - e->step;\n";
-  if (!size.empty())
-    os << "    const std::size_t n = " << size << ";\n";
-  os << "    if (e->child == rel)\n"
-     << "      steps.receive(step, absolute(e->parent), " << fromParent
-     << ");\n"
-     << "    else\n"
-     << "      steps.send(step, absolute(e->child), " << toChild << ");\n"
-     << "  }\n";
+/// The C++ spelling of a collective kind's coll::Kind.
+static std::string runtimeKindName(CollectiveKind kind) {
+  return std::string("coll::Kind::") + kindName(runtimeKind(kind));
 }
 
-/// The body of a tree-scheduled collective: each rank walks its own edges
-/// of the tree (coll::treeEdgesOf, the function the expansion verified)
-/// with coll::PeerSteps. The step number is the message tag.
+/// The body of a tree-scheduled collective: the argument checks, then the
+/// runtime's coll::runTree, which runs coll::treePlan -- the plan the
+/// expansion proves -- through the one executor; with segments = S the
+/// rank's tree actions pipelined (coll::runTreePipelined).
 static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
                          StringRef type, StringRef qualified) {
   CollectiveKind kind = spec.getKind();
@@ -219,40 +207,40 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
   os << "  const int rank = comm.rank();\n"
      << "  const int root = " << (spec.getRoot() ? *spec.getRoot() : 0)
      << ";\n"
-     << "  const int rel = (rank - root + P) % P;  // rank relative to the "
-        "root\n";
-  // segments = S: every segment runs this rank's tree steps, pipelined.
+     << "  const coll::Tree tree = " << treeInitializer(spec) << ";\n";
+  if (kind == CollectiveKind::barrier) {
+    os << "  (void)rank;\n"
+       << "  coll::runTree(comm, coll::Kind::barrier, tree, root, "
+          "static_cast<const char *>(nullptr),\n"
+       << "                static_cast<char *>(nullptr), 0, "
+       << copyOnlyOperator("char") << ");\n";
+    return;
+  }
   int64_t segments = static_cast<int64_t>(spec.getSegments().value_or(1));
-  if (segments == 1)
-    os << "  auto absolute = [&](int r) { return (r + root) % P; };\n";
-  os << "  const coll::Tree tree = " << treeInitializer(spec) << ";\n";
-  std::string peerSteps = "  coll::PeerSteps<" + type.str() + "> steps(comm);\n";
-  std::string myEdges = "  const std::vector<coll::TreeEdge> edges = "
-                        "coll::treeEdgesOf(tree, P, rel);\n";
-  auto emitPipelined = [&](bool up, bool down, StringRef data,
-                           StringRef op) {
-    os << "  // segments = " << segments
-       << ": every segment of the buffer runs the tree's steps; segment j\n"
-          "  // runs step t - j in super-step t (coll/tree_pipeline.hpp).\n"
-       << "  coll::runTreePipelined(comm, coll::treeActions(tree, P, root, "
-          "rel, "
-       << (up ? "true" : "false") << ", " << (down ? "true" : "false")
-       << "),\n                         " << data << ", count, " << segments
-       << ", " << op << ");\n";
-  };
+  bool hasOp = kind == CollectiveKind::allreduce ||
+               kind == CollectiveKind::reduce_scatter ||
+               kind == CollectiveKind::reduce;
+  std::string op = hasOp ? "op" : copyOnlyOperator(type);
   switch (kind) {
   case CollectiveKind::broadcast:
     nullCheck("count > 0 && buffer == nullptr", "buffer");
-    os << "  if (count == 0 || P == 1)\n    return;\n";
+    os << "  (void)rank;\n"
+       << "  if (count == 0 || P == 1)\n    return;\n";
     if (segments > 1) {
-      emitPipelined(false, true, "buffer", copyOnlyOperator(type));
+      os << "  const int rel = (rank - root + P) % P;\n"
+         << "  // segments = " << segments
+         << ": every segment of the buffer runs the tree's steps; segment j\n"
+            "  // runs step t - j in super-step t (coll/tree_pipeline.hpp).\n"
+         << "  coll::runTreePipelined(comm, coll::treeActions(tree, P, root, "
+            "rel, false, true),\n"
+         << "                         buffer, count, " << segments << ", "
+         << op << ");\n";
       return;
     }
-    os << peerSteps << myEdges
-       << "  const int last = coll::treeSteps(tree, P) - 1;\n"
-       << "  // The reduction's edges backwards: from the parent, then to "
-          "each child.\n";
-    emitDownward(os, "last", "buffer, count", "buffer, count", "");
+    os << "  coll::runTree(comm, coll::Kind::broadcast, tree, root, "
+          "static_cast<const "
+       << type << " *>(buffer), buffer,\n                count, " << op
+       << ");\n";
     return;
   case CollectiveKind::reduce:
   case CollectiveKind::allreduce: {
@@ -261,153 +249,52 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
     nullCheck(all ? "count > 0 && recv == nullptr"
                   : "count > 0 && rank == root && recv == nullptr",
               "recv");
-    if (all)
-      os << "  " << type << " *acc = recv;\n";
-    else
-      os << "  // Only the root's recv is significant; the others reduce in "
-            "scratch.\n"
-         << "  std::vector<" << type << "> scratch;\n"
-         << "  " << type << " *acc = recv;\n"
-         << "  if (rank != root) {\n"
-         << "    scratch.resize(count);\n"
-         << "    acc = scratch.data();\n"
-         << "  }\n";
-    os << "  if (count > 0 && send != acc)\n"
-       << "    std::copy(send, send + count, acc);\n"
-       << "  if (count == 0 || P == 1)\n    return;\n";
     if (segments > 1) {
-      emitPipelined(true, all, "acc", "op");
+      if (all)
+        os << "  " << type << " *acc = recv;\n";
+      else
+        os << "  // Only the root's recv is significant; the others reduce "
+              "in scratch.\n"
+           << "  std::vector<" << type << "> scratch;\n"
+           << "  " << type << " *acc = recv;\n"
+           << "  if (rank != root) {\n"
+           << "    scratch.resize(count);\n"
+           << "    acc = scratch.data();\n"
+           << "  }\n";
+      os << "  if (count > 0 && send != acc)\n"
+         << "    std::copy(send, send + count, acc);\n"
+         << "  if (count == 0 || P == 1)\n    return;\n"
+         << "  const int rel = (rank - root + P) % P;\n"
+         << "  // segments = " << segments
+         << ": every segment of the buffer runs the tree's steps; segment j\n"
+            "  // runs step t - j in super-step t (coll/tree_pipeline.hpp).\n"
+         << "  coll::runTreePipelined(comm, coll::treeActions(tree, P, root, "
+            "rel, true, "
+         << (all ? "true" : "false") << "),\n                         acc, "
+         << "count, " << segments << ", op);\n";
       return;
     }
-    os << peerSteps << myEdges
-       << "  // Up the tree: combine each child's subtree, then send to the "
-          "parent.\n"
-       << "  for (const coll::TreeEdge &e : edges) {\n"
-       << "    if (e.child == rel)\n"
-       << "      steps.send(e.step, absolute(e.parent), acc, count);\n"
-       << "    else\n"
-       << "      steps.receiveCombine(e.step, absolute(e.child), acc, count, "
-          "op);\n"
-       << "  }\n";
-    if (all) {
-      os << "  // Down the same tree: the result from rank 0 to every rank.\n"
-         << "  const int last = 2 * coll::treeSteps(tree, P) - 1;\n";
-      emitDownward(os, "last", "acc, count", "acc, count", "");
-    }
-    return;
+    break;
   }
   case CollectiveKind::gather:
-  case CollectiveKind::scatter: {
-    bool gather = kind == CollectiveKind::gather;
-    nullCheck(gather ? "count > 0 && send == nullptr"
-                     : "count > 0 && rank == root && send == nullptr",
-              "send");
-    nullCheck(gather ? "count > 0 && rank == root && recv == nullptr"
-                     : "count > 0 && recv == nullptr",
-              "recv");
-    os << "  if (count == 0)\n    return;\n"
-       << myEdges
-       << "  // This rank's subtree is relative ranks [rel, rel + span); "
-          "block(r) holds\n"
-       << "  // relative rank r's block.\n"
-       << "  int span = P;\n"
-       << "  for (const coll::TreeEdge &e : edges)\n"
-       << "    if (e.child == rel)\n"
-       << "      span = e.span;\n"
-       << "  std::vector<" << type
-       << "> blocks(static_cast<std::size_t>(span) * count);\n"
-       << "  auto block = [&](int r) { return blocks.data() + "
-          "static_cast<std::size_t>(r - rel) * count; };\n"
-       << peerSteps;
-    if (gather) {
-      os << "  std::copy(send, send + count, block(rel));\n"
-         << "  // Up the tree: each child's subtree blocks, then ours to the "
-            "parent.\n"
-         << "  for (const coll::TreeEdge &e : edges) {\n"
-         << "    const std::size_t n = static_cast<std::size_t>(e.span) * "
-            "count;\n"
-         << "    if (e.child == rel)\n"
-         << "      steps.send(e.step, absolute(e.parent), blocks.data(), n);\n"
-         << "    else\n"
-         << "      steps.receive(e.step, absolute(e.child), block(e.child), "
-            "n);\n"
-         << "  }\n"
-         << "  if (rank == root)\n"
-         << "    for (int r = 0; r < P; ++r)\n"
-         << "      std::copy(block(r), block(r) + count,\n"
-         << "                recv + static_cast<std::size_t>(absolute(r)) * "
-            "count);\n";
-    } else {
-      os << "  if (rank == root)\n"
-         << "    for (int r = 0; r < P; ++r) {\n"
-         << "      const " << type
-         << " *from = send + static_cast<std::size_t>(absolute(r)) * count;\n"
-         << "      std::copy(from, from + count, block(r));\n"
-         << "    }\n"
-         << "  const int last = coll::treeSteps(tree, P) - 1;\n"
-         << "  // Down the tree: our subtree's blocks from the parent, then "
-            "each child's.\n";
-      emitDownward(os, "last", "blocks.data(), n", "block(e->child), n",
-                   "static_cast<std::size_t>(e->span) * count");
-      os << "  std::copy(block(rel), block(rel) + count, recv);\n";
-    }
-    return;
-  }
-  case CollectiveKind::allgather: {
-    // Root 0: relative ranks are ranks, so every subtree's blocks are one
-    // contiguous range of recv.
+    nullCheck("count > 0 && send == nullptr", "send");
+    nullCheck("count > 0 && rank == root && recv == nullptr", "recv");
+    break;
+  case CollectiveKind::scatter:
+    nullCheck("count > 0 && rank == root && send == nullptr", "send");
+    nullCheck("count > 0 && recv == nullptr", "recv");
+    break;
+  case CollectiveKind::allgather:
+  case CollectiveKind::reduce_scatter:
     nullCheck("count > 0 && (send == nullptr || recv == nullptr)", "a buffer");
-    os << "  if (count == 0)\n    return;\n"
-       << "  auto block = [&](int r) { return recv + "
-          "static_cast<std::size_t>(r) * count; };\n"
-       << "  if (send != block(rank))\n"
-       << "    std::copy(send, send + count, block(rank));\n"
-       << peerSteps << myEdges
-       << "  // Up the tree: each child's subtree blocks; then ours to the "
-          "parent.\n"
-       << "  for (const coll::TreeEdge &e : edges) {\n"
-       << "    const std::size_t n = static_cast<std::size_t>(e.span) * "
-          "count;\n"
-       << "    if (e.child == rank)\n"
-       << "      steps.send(e.step, e.parent, block(rank), n);\n"
-       << "    else\n"
-       << "      steps.receive(e.step, e.child, block(e.child), n);\n"
-       << "  }\n"
-       << "  // Down the same tree: every block.\n"
-       << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
-       << "  const int last = 2 * coll::treeSteps(tree, P) - 1;\n";
-    emitDownward(os, "last", "recv, total", "recv, total", "");
-    return;
-  }
-  case CollectiveKind::reduce_scatter: {
-    nullCheck("count > 0 && (send == nullptr || recv == nullptr)", "a buffer");
-    os << "  if (count == 0)\n    return;\n"
-       << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
-       << "  std::vector<" << type << "> work(send, send + total);\n"
-       << "  auto block = [&](int r) { return work.data() + "
-          "static_cast<std::size_t>(r) * count; };\n"
-       << peerSteps << myEdges
-       << "  // Up the tree: every block, combined (the lower rank's first).\n"
-       << "  for (const coll::TreeEdge &e : edges) {\n"
-       << "    if (e.child == rank)\n"
-       << "      steps.send(e.step, e.parent, work.data(), total);\n"
-       << "    else\n"
-       << "      steps.receiveCombine(e.step, e.child, work.data(), total, "
-          "op);\n"
-       << "  }\n"
-       << "  // Down the same tree: each child's subtree blocks.\n"
-       << "  const int last = 2 * coll::treeSteps(tree, P) - 1;\n";
-    emitDownward(os, "last", "block(rank), n", "block(e->child), n",
-                 "static_cast<std::size_t>(e->span) * count");
-    os << "  std::copy(block(rank), block(rank) + count, recv);\n";
-    return;
-  }
-  case CollectiveKind::alltoall:
-  case CollectiveKind::inclusive_scan:
-  case CollectiveKind::exclusive_scan:
-  case CollectiveKind::barrier:
+    break;
+  default:
     return; // the spec verifier keeps trees away from these kinds
   }
+  os << "  (void)rank;\n"
+     << "  if (count == 0)\n    return;\n"
+     << "  coll::runTree(comm, " << runtimeKindName(kind)
+     << ", tree, root, send, recv, count, " << op << ");\n";
 }
 
 /// The coll::Digits initializer of a digit-routed spec.
@@ -551,30 +438,6 @@ static void emitScanBody(CollectiveOp spec, llvm::raw_ostream &os,
           "acc, count,\n"
        << "                 rank > 0 ? rank - 1 : coll::kNoPeer, recv, "
           "count);\n";
-}
-
-/// A barrier: an allreduce of nothing up and down the tree (zero-byte
-/// messages), so no rank leaves before every rank has arrived.
-static void emitBarrierBody(CollectiveOp spec, llvm::raw_ostream &os) {
-  os << "  const int rank = comm.rank();\n"
-     << "  const coll::Tree tree = " << treeInitializer(spec) << ";\n"
-     << "  const std::vector<coll::TreeEdge> edges = coll::treeEdgesOf(tree, "
-        "P, rank);\n"
-     << "  coll::PeerSteps<char> steps(comm);\n"
-     << "  for (const coll::TreeEdge &e : edges) {  // arrive\n"
-     << "    if (e.child == rank)\n"
-     << "      steps.send(e.step, e.parent, nullptr, 0);\n"
-     << "    else\n"
-     << "      steps.receive(e.step, e.child, nullptr, 0);\n"
-     << "  }\n"
-     << "  const int last = 2 * coll::treeSteps(tree, P) - 1;\n"
-     << "  for (auto e = edges.rbegin(); e != edges.rend(); ++e) {  // "
-        "release\n"
-     << "    if (e->child == rank)\n"
-     << "      steps.receive(last - e->step, e->parent, nullptr, 0);\n"
-     << "    else\n"
-     << "      steps.send(last - e->step, e->child, nullptr, 0);\n"
-     << "  }\n";
 }
 
 /// The body of a group-scheduled collective: recursive doubling with
@@ -834,9 +697,7 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
      << ": communicator size \" + std::to_string(P) +\n"
      << "                      \" is not allowed (requires "
      << spec.describeRanks() << ")\");\n";
-  if (kind == CollectiveKind::barrier)
-    emitBarrierBody(spec, os);
-  else if (isScan(kind))
+  if (isScan(kind))
     emitScanBody(spec, os, type, qualified);
   else if (spec.isTree())
     emitTreeBody(spec, os, type, qualified);

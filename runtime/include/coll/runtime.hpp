@@ -1,13 +1,17 @@
 #pragma once
 // Everything generated collectives need: Comm, groups, Workspace, trees,
-// digit routings, butterfly plans, PeerSteps, VectorSteps, operators.
+// plans and their executor, digit routings, butterfly plans, PeerSteps,
+// VectorSteps, operators.
 
 #include "coll/butterfly.hpp"
 #include "coll/digits.hpp"
+#include "coll/executor.hpp"
 #include "coll/groups.hpp"
 #include "coll/peer_steps.hpp"
+#include "coll/plan.hpp"
 #include "coll/reconfiguration.hpp"
 #include "coll/transport.hpp"
+#include "coll/tree_collectives.hpp"
 #include "coll/tree_pipeline.hpp"
 #include "coll/trees.hpp"
 #include "coll/vector_steps.hpp"

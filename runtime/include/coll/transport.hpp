@@ -30,6 +30,8 @@
 
 namespace coll {
 
+class Recording;  // coll/executor.hpp
+
 // Every runtime failure (bad arguments, MPI errors) is reported as this.
 class Error : public std::runtime_error {
  public:
@@ -126,6 +128,16 @@ class Comm {
   int size() const { return transport_->size(); }
   Transport& transport() { return *transport_; }
 
+  // Where the executor records what this rank sends and receives (null:
+  // nothing is recorded). Ranks that share one Recording (e.g. on one
+  // LocalNetwork) record one program.
+  void setRecording(std::shared_ptr<Recording> recording) { recording_ = std::move(recording); }
+  Recording* recording() const { return recording_.get(); }
+
+  // Bytes the executor stages messages in, kept between calls so a
+  // collective called in a loop does not allocate once warmed up.
+  std::vector<unsigned char>& staging() { return staging_; }
+
   // A schedule's plan for this communicator (e.g. the shifted butterfly's
   // step list), made by `make` on first use and kept while the Comm lives,
   // so a collective called in a loop plans once. The size never changes,
@@ -149,6 +161,8 @@ class Comm {
   };
   std::unique_ptr<Transport> transport_;
   std::map<std::string, StoredPlan, std::less<>> plans_;
+  std::shared_ptr<Recording> recording_;
+  std::vector<unsigned char> staging_;
 };
 
 }  // namespace coll

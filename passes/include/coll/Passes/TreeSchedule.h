@@ -1,14 +1,16 @@
 //===- TreeSchedule.h - tree schedules of rooted collectives ----*- C++ -*-===//
 //
-// Trees (flat, binomial, hierarchical) come from the runtime's
-// coll/trees.hpp, the same functions generated code calls, so the program
-// the verifier proves is the schedule that runs.
+// Trees (flat, binomial, chain, hierarchical) come from the runtime's
+// coll/trees.hpp and their plans from coll/plan.hpp (coll::treePlan), the
+// functions generated code runs, so the program the verifier proves is the
+// schedule that runs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef COLL_PASSES_TREESCHEDULE_H
 #define COLL_PASSES_TREESCHEDULE_H
 
 #include "coll/Dialect/CollOps.h"
+#include "coll/plan.hpp"
 #include "coll/trees.hpp"
 
 namespace coll {
@@ -16,10 +18,11 @@ namespace coll {
 /// The runtime tree a tree-scheduled spec names.
 Tree treeOf(CollectiveOp spec);
 
+/// The runtime's name of a collective kind (coll::Kind spells them alike).
+Kind runtimeKind(CollectiveKind kind);
+
 /// Builds the coll.program of a tree-scheduled `spec` for P ranks at the
-/// builder's insertion point. Reductions (reduce, allreduce) send whole
-/// vectors (one part); gather and scatter send each subtree's blocks (part b
-/// is rank b's block). allreduce is a reduce to rank 0 and a broadcast.
+/// builder's insertion point: every rank's coll::treePlan, step by step.
 ProgramOp expandTreeCollective(CollectiveOp spec, int64_t P,
                                mlir::OpBuilder &builder);
 

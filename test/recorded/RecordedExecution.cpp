@@ -1,0 +1,356 @@
+// recorded-execution: translation validation of the runtime against the
+// proof. For every example the runtime serves through the one executor
+// (so far: the trees without segments), and every P given, the collective
+// runs on P ranks in this process (coll::LocalTransport) with recording on;
+// the recorded program must be proven by the verifier AND equal, step by
+// step and transfer by transfer, the expansion the verifier proves; and
+// every rank's result must equal a sequential reference element by
+// element.
+//
+//   collc-recorded-execution EXAMPLES_DIR [--mutant] [P ...]  (P: N or A..B)
+//
+// Prints one line per failure (file, P, what differs) and exits 1 if any.
+// --mutant runs a deliberately wrong plan instead (see mutate()), which
+// every example must fail.
+#include "coll/Dialect/CollDialect.h"
+#include "coll/Dialect/CollOps.h"
+#include "coll/Frontend/Parser.h"
+#include "coll/Passes/GroupSchedule.h"
+#include "coll/Passes/Lowering.h"
+#include "coll/Passes/TreeSchedule.h"
+#include "coll/Passes/Verify.h"
+
+#include "coll/local_transport.hpp"
+#include "coll/tree_collectives.hpp"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace coll;
+
+namespace {
+
+struct Sum {
+  int64_t operator()(int64_t a, int64_t b) const { return a + b; }
+};
+
+/// Rank r's element i of block b before the collective (b = 0 for the
+/// kinds of one block).
+int64_t input(int r, int b, size_t i) { return 1000000 * (r + 1) + 1000 * b + int64_t(i); }
+
+constexpr size_t kCount = 3;
+
+/// One rank's buffers and what they must hold afterwards.
+struct Buffers {
+  std::vector<int64_t> send, recv, expected;
+  bool checked = true; // false: the rank's recv is not significant
+};
+
+Buffers buffersOf(Kind kind, int P, int root, int rank) {
+  Buffers b;
+  auto blocks = [&](int r, int n) {
+    std::vector<int64_t> v;
+    for (int k = 0; k < n; ++k)
+      for (size_t i = 0; i < kCount; ++i)
+        v.push_back(input(r, k, i));
+    return v;
+  };
+  auto sumOfBlock = [&](int block) {
+    std::vector<int64_t> v(kCount, 0);
+    for (int r = 0; r < P; ++r)
+      for (size_t i = 0; i < kCount; ++i)
+        v[i] += input(r, block, i);
+    return v;
+  };
+  switch (kind) {
+  case Kind::reduce:
+  case Kind::allreduce:
+    b.send = blocks(rank, 1);
+    b.recv.assign(kCount, -1);
+    b.expected = sumOfBlock(0);
+    b.checked = kind == Kind::allreduce || rank == root;
+    break;
+  case Kind::broadcast:
+    b.recv = rank == root ? blocks(root, 1) : std::vector<int64_t>(kCount, -1);
+    b.expected = blocks(root, 1);
+    break;
+  case Kind::gather:
+  case Kind::allgather: {
+    b.send = blocks(rank, 1);
+    b.recv.assign(P * kCount, -1);
+    for (int r = 0; r < P; ++r)
+      for (int64_t x : blocks(r, 1))
+        b.expected.push_back(x);
+    b.checked = kind == Kind::allgather || rank == root;
+    break;
+  }
+  case Kind::scatter: {
+    b.send = rank == root ? blocks(root, P) : std::vector<int64_t>();
+    b.recv.assign(kCount, -1);
+    std::vector<int64_t> all = blocks(root, P);
+    b.expected.assign(all.begin() + rank * kCount,
+                      all.begin() + (rank + 1) * kCount);
+    break;
+  }
+  case Kind::reduce_scatter:
+    b.send = blocks(rank, P);
+    b.recv.assign(kCount, -1);
+    b.expected = sumOfBlock(rank);
+    break;
+  case Kind::barrier:
+    b.checked = false;
+    break;
+  default:
+    break;
+  }
+  return b;
+}
+
+/// A step's transfers, sorted, as text: the comparison of two programs.
+std::vector<std::string> stepText(StepOp step) {
+  std::vector<std::string> out;
+  for (const Transfer &t : transfersOfStep(step)) {
+    std::string s = std::to_string(t.src) + "->" + std::to_string(t.dst) + " [";
+    for (int64_t p : t.sent)
+      s += std::to_string(p) + " ";
+    s += "] into [";
+    for (int64_t p : t.received)
+      s += std::to_string(p) + " ";
+    out.push_back(s + "]");
+  }
+  llvm::sort(out);
+  return out;
+}
+
+/// "" when the programs have the same steps (kind, phase, transfers).
+std::string difference(ProgramOp recorded, ProgramOp expanded) {
+  auto a = llvm::to_vector(recorded.getBody().getOps<StepOp>());
+  auto b = llvm::to_vector(expanded.getBody().getOps<StepOp>());
+  if (recorded.getNumParts() != expanded.getNumParts())
+    return "num_parts " + std::to_string(recorded.getNumParts()) + " vs " +
+           std::to_string(expanded.getNumParts());
+  for (size_t s = 0; s < std::max(a.size(), b.size()); ++s) {
+    if (s >= a.size() || s >= b.size())
+      return "step " + std::to_string(s) + ": " +
+             (s >= a.size() ? "missing from the recording"
+                            : "recorded, not in the expansion");
+    if (a[s].getStepKind() != b[s].getStepKind() ||
+        a[s].getPhase() != b[s].getPhase())
+      return "step " + std::to_string(s) + ": recorded " +
+             stringifyStepKind(a[s].getStepKind()).str() + " \"" +
+             a[s].getPhase().str() + "\", expanded " +
+             stringifyStepKind(b[s].getStepKind()).str() + " \"" +
+             b[s].getPhase().str() + "\"";
+    std::vector<std::string> x = stepText(a[s]), y = stepText(b[s]);
+    if (x != y) {
+      for (size_t k = 0; k < std::max(x.size(), y.size()); ++k)
+        if (k >= x.size() || k >= y.size() || x[k] != y[k])
+          return "step " + std::to_string(s) + ": recorded " +
+                 (k < x.size() ? x[k] : "nothing") + ", expanded " +
+                 (k < y.size() ? y[k] : "nothing");
+    }
+  }
+  return "";
+}
+
+/// A deliberately wrong plan, to show the validation catches one: the
+/// first message `sender` sends loses its last part on both sides, or,
+/// with one part, its receiver copies where the plan merges (or merges
+/// where it copies).
+void mutate(Plan &plan, const Plan &sender) {
+  for (size_t s = 0; s < sender.steps.size(); ++s) {
+    if (sender.steps[s].sends.empty())
+      continue;
+    const PlanMessage &m = sender.steps[s].sends.front();
+    PlanStep &step = plan.steps[s];
+    bool shorten = m.parts.size() >= 2;
+    auto drop = [](PlanMessage &x) {
+      x.parts.pop_back();
+      x.peerParts.pop_back();
+    };
+    if (plan.rank == sender.rank && shorten)
+      drop(step.sends.front());
+    if (plan.rank == m.peer) {
+      for (PlanMessage &r : step.receives)
+        if (r.peer == sender.rank && shorten)
+          drop(r);
+      if (!shorten)
+        step.action =
+            step.action == Action::copy ? Action::combine : Action::copy;
+    }
+    return;
+  }
+}
+
+/// Runs `spec` at P ranks; returns the failures. With `mutant`, every rank
+/// runs mutate()'s wrong plan instead of the proven one.
+std::vector<std::string> validate(mlir::MLIRContext &context,
+                                  CollectiveOp spec, int P, bool mutant) {
+  std::vector<std::string> failures;
+  Kind kind = runtimeKind(spec.getKind());
+  Tree tree = treeOf(spec);
+  int root = spec.getRoot() ? static_cast<int>(*spec.getRoot()) : 0;
+  auto recording = std::make_shared<Recording>();
+  std::vector<Buffers> buffers(P);
+  for (int r = 0; r < P; ++r)
+    buffers[r] = buffersOf(kind, P, root, r);
+  // The mutant's sender: the highest rank that sends at all.
+  Plan sender;
+  for (int r = P - 1; r >= 0 && mutant; --r) {
+    sender = treePlan(kind, tree, P, root, r);
+    if (llvm::any_of(sender.steps,
+                     [](const PlanStep &s) { return !s.sends.empty(); }))
+      break;
+  }
+  try {
+    runLocal(P, [&](Comm &comm) {
+      // (a mutant run may leave a rank waiting: give up after 10 s)
+      comm.setRecording(recording);
+      Buffers &b = buffers[comm.rank()];
+      size_t count = kind == Kind::barrier ? 0 : kCount;
+      if (mutant) // the plan runTree will find in the Comm's cache
+        comm.plan<Plan>(treePlanKey(kind, tree, root), [&] {
+          Plan plan = treePlan(kind, tree, P, root, comm.rank());
+          mutate(plan, sender);
+          return plan;
+        });
+      int64_t *recv = b.recv.empty() ? nullptr : b.recv.data();
+      const int64_t *send = b.send.empty() ? nullptr : b.send.data();
+      runTree(comm, kind, tree, root, send, recv, count, Sum{});
+    }, std::chrono::seconds(mutant ? 10 : 120));
+  } catch (const std::exception &e) {
+    failures.push_back(std::string("the run failed: ") + e.what());
+    return failures;
+  }
+  for (int r = 0; r < P; ++r)
+    if (buffers[r].checked && buffers[r].recv != buffers[r].expected)
+      for (size_t i = 0; i < buffers[r].expected.size(); ++i)
+        if (buffers[r].recv[i] != buffers[r].expected[i]) {
+          failures.push_back("rank " + std::to_string(r) + " element " +
+                             std::to_string(i) + " is " +
+                             std::to_string(buffers[r].recv[i]) +
+                             ", the reference " +
+                             std::to_string(buffers[r].expected[i]));
+          break;
+        }
+  if (P == 1)
+    return failures; // nothing moves, nothing to record
+  for (const std::string &problem : recording->problems())
+    failures.push_back("the run is no step program: " + problem);
+  std::string text = recording->program("recorded");
+  mlir::OwningOpRef<mlir::ModuleOp> parsed =
+      mlir::parseSourceString<mlir::ModuleOp>(text, &context);
+  if (!parsed) {
+    failures.push_back("the recording does not parse:\n" + text);
+    return failures;
+  }
+  ProgramOp recorded = *parsed->getOps<ProgramOp>().begin();
+  for (const PropertyResult &r : verifyProgram(recorded, VerifyOptions{}))
+    if (r.verdict != Verdict::proven)
+      failures.push_back(std::string("the recording's ") +
+                         propertyName(r.property) + " is " +
+                         verdictName(r.verdict) +
+                         (r.counterexample
+                              ? ": " + describeCounterexample(*r.counterexample)
+                              : ""));
+  mlir::OwningOpRef<mlir::ModuleOp> scratch =
+      mlir::ModuleOp::create(spec.getLoc());
+  mlir::OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
+  ProgramOp expanded = expandCollective(spec, P, builder);
+  std::string diff = difference(recorded, expanded);
+  if (!diff.empty())
+    failures.push_back("the recording differs from the proven expansion: " +
+                       diff);
+  return failures;
+}
+
+/// The runtime runs these specs through the executor so far.
+bool servedByExecutor(CollectiveOp spec) {
+  return spec.isTree() && spec.getSegments().value_or(1) == 1 &&
+         !spec.getNumRanks();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    std::cerr << "usage: collc-recorded-execution EXAMPLES_DIR [P|A..B ...]\n";
+    return 2;
+  }
+  std::vector<int> ranks;
+  bool mutant = false;
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--mutant") {
+      mutant = true;
+      continue;
+    }
+    size_t dots = arg.find("..");
+    int lo = std::stoi(arg.substr(0, dots));
+    int hi = dots == std::string::npos ? lo : std::stoi(arg.substr(dots + 2));
+    for (int P = lo; P <= hi; ++P)
+      ranks.push_back(P);
+  }
+  if (ranks.empty())
+    for (int P = 1; P <= 64; ++P)
+      ranks.push_back(P);
+
+  mlir::MLIRContext context;
+  context.getOrLoadDialect<CollDialect>();
+  std::vector<std::filesystem::path> files;
+  for (const auto &entry : std::filesystem::directory_iterator(argv[1]))
+    if (entry.path().extension() == ".coll")
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  int failed = 0, runs = 0, examples = 0;
+  for (const std::filesystem::path &file : files) {
+    llvm::SourceMgr sourceMgr;
+    auto buffer = llvm::MemoryBuffer::getFile(file.string());
+    if (!buffer) {
+      std::cerr << file.string() << ": cannot read\n";
+      return 2;
+    }
+    sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        parseCollFile(sourceMgr, &context);
+    if (!module) {
+      std::cerr << file.string() << ": does not parse\n";
+      return 2;
+    }
+    bool served = false;
+    for (CollectiveOp spec : module->getOps<CollectiveOp>()) {
+      if (!servedByExecutor(spec))
+        continue;
+      served = true;
+      for (int P : ranks) {
+        if (!spec.acceptsRanks(P))
+          continue;
+        ++runs;
+        for (const std::string &f : validate(context, spec, P, mutant)) {
+          std::cout << file.filename().string() << " (" << spec.getSymName().str()
+                    << ") at P = " << P << ": " << f << "\n";
+          ++failed;
+        }
+      }
+    }
+    examples += served;
+  }
+  std::cout << "recorded-execution: " << examples << " examples, " << runs
+            << " runs, " << failed << " failures\n";
+  return failed ? 1 : 0;
+}
