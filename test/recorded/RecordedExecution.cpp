@@ -224,7 +224,7 @@ std::vector<std::string> validate(mlir::MLIRContext &context,
       Buffers &b = buffers[comm.rank()];
       size_t count = kind == Kind::barrier ? 0 : kCount;
       if (mutant) // the plan runTree will find in the Comm's cache
-        comm.plan<Plan>(treePlanKey(kind, tree, root), [&] {
+        comm.plan<Plan>(TreePlanKey(kind, tree, root).view(), [&] {
           Plan plan = treePlan(kind, tree, P, root, comm.rank());
           mutate(plan, sender);
           return plan;

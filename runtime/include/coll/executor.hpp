@@ -162,12 +162,12 @@ class Recording {
 // `parts` (plan.parts + plan.scratchParts of them), merging with `op`
 // (the lower rank's value first, as the verifier's rank order assumes).
 // Step s is message tag s. With `recording`, every message is recorded.
-// `staging` (reused across calls when given, e.g. Comm::staging()) holds
-// what arrives to be merged, or to be copied over a part the step also
-// sends; other copies land in place.
+// `buffers` (reused across calls when given, e.g. Comm::executorBuffers())
+// hold the step's segment lists and what arrives to be merged, or to be
+// copied over a part the step also sends; other copies land in place.
 template <class T, class Op>
 void execute(Transport& transport, const Plan& plan, const std::vector<PartView<T>>& parts, Op op,
-             Recording* recording = nullptr, std::vector<unsigned char>* staging = nullptr) {
+             Recording* recording = nullptr, ExecutorBuffers* buffers = nullptr) {
   static_assert(std::is_trivially_copyable_v<T>, "coll::execute needs a trivially copyable T");
   const int rank = transport.rank();
   if (rank != plan.rank || transport.size() != plan.ranks)
@@ -188,13 +188,16 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
                   std::to_string(i) + ", which the plan moves");
     return view;
   };
-  std::vector<unsigned char> local;
-  std::vector<unsigned char>& buffer = staging ? *staging : local;
-  std::vector<bool> sentNow(parts.size(), false);
-  std::vector<SendSegment> sendSegs;
-  std::vector<RecvSegment> recvSegs;
-  std::vector<PeerExchange> exchanges;
-  std::vector<std::size_t> sendStart, recvStart;  // per message, into the segments
+  ExecutorBuffers local;
+  ExecutorBuffers& b = buffers ? *buffers : local;
+  std::vector<unsigned char>& buffer = b.staging;
+  std::vector<char>& sentNow = b.sentNow;
+  sentNow.assign(parts.size(), 0);
+  std::vector<SendSegment>& sendSegs = b.sendSegs;
+  std::vector<RecvSegment>& recvSegs = b.recvSegs;
+  std::vector<PeerExchange>& exchanges = b.exchanges;
+  std::vector<std::size_t>& sendStart = b.sendStart;
+  std::vector<std::size_t>& recvStart = b.recvStart;
   for (std::size_t s = 0; s < plan.steps.size(); ++s) {
     const PlanStep& step = plan.steps[s];
     if (step.sends.empty() && step.receives.empty()) continue;
@@ -203,7 +206,7 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
     // exchange completes. A received part lands in place when the step
     // copies it and does not also send it; otherwise in `buffer` first.
     for (const PlanMessage& m : step.sends)
-      for (int p : m.parts) sentNow[static_cast<std::size_t>(p)] = true;
+      for (int p : m.parts) sentNow[static_cast<std::size_t>(p)] = 1;
     const bool copies = step.action == Action::copy;
     auto inPlace = [&](int p) { return copies && !sentNow[static_cast<std::size_t>(p)]; };
     std::size_t total = 0;
@@ -269,7 +272,7 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
     if (recording)
       for (const PlanMessage& m : step.sends) recording->sent(tag, rank, m.peer, m.parts);
     for (const PlanMessage& m : step.sends)
-      for (int p : m.parts) sentNow[static_cast<std::size_t>(p)] = false;
+      for (int p : m.parts) sentNow[static_cast<std::size_t>(p)] = 0;
   }
 }
 

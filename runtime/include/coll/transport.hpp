@@ -113,6 +113,18 @@ class MpiTransport final : public Transport {
   std::vector<int> sources_;                // per receive request, for messages
 };
 
+// What the executor (coll/executor.hpp) builds per step, kept in the Comm
+// between calls so a collective called in a loop does not allocate once
+// warmed up.
+struct ExecutorBuffers {
+  std::vector<unsigned char> staging;  // messages to merge, or to copy over a part also sent
+  std::vector<char> sentNow;           // per part: sent in the current step
+  std::vector<SendSegment> sendSegs;
+  std::vector<RecvSegment> recvSegs;
+  std::vector<PeerExchange> exchanges;
+  std::vector<std::size_t> sendStart, recvStart;  // per message, into the segments
+};
+
 // The communicator handle of generated collectives. Owns its transport.
 class Comm {
  public:
@@ -134,9 +146,8 @@ class Comm {
   void setRecording(std::shared_ptr<Recording> recording) { recording_ = std::move(recording); }
   Recording* recording() const { return recording_.get(); }
 
-  // Bytes the executor stages messages in, kept between calls so a
-  // collective called in a loop does not allocate once warmed up.
-  std::vector<unsigned char>& staging() { return staging_; }
+  // The executor's per-step buffers (see ExecutorBuffers).
+  ExecutorBuffers& executorBuffers() { return executorBuffers_; }
 
   // A schedule's plan for this communicator (e.g. the shifted butterfly's
   // step list), made by `make` on first use and kept while the Comm lives,
@@ -162,7 +173,7 @@ class Comm {
   std::unique_ptr<Transport> transport_;
   std::map<std::string, StoredPlan, std::less<>> plans_;
   std::shared_ptr<Recording> recording_;
-  std::vector<unsigned char> staging_;
+  ExecutorBuffers executorBuffers_;
 };
 
 }  // namespace coll

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "coll/executor.hpp"
@@ -16,11 +18,20 @@
 
 namespace coll {
 
-inline std::string treePlanKey(Kind kind, const Tree& tree, int root) {
-  return std::string("coll::treePlan(") + kindName(kind) + ", " +
-         std::to_string(static_cast<int>(tree.shape)) + ", " + std::to_string(tree.arity) + ", " +
-         std::to_string(tree.flatBelow) + ", " + std::to_string(root) + ")";
-}
+// The Comm's cache key of a tree plan: a fixed prefix and the arguments'
+// bytes, made on the stack without formatting (a collective called in a
+// loop looks its plan up on every call).
+struct TreePlanKey {
+  static constexpr char kPrefix[] = "coll::treePlan:";
+  char bytes[sizeof(kPrefix) - 1 + 5 * sizeof(int)];
+  TreePlanKey(Kind kind, const Tree& tree, int root) {
+    const int args[5] = {static_cast<int>(kind), static_cast<int>(tree.shape), tree.arity,
+                         tree.flatBelow, root};
+    std::memcpy(bytes, kPrefix, sizeof(kPrefix) - 1);
+    std::memcpy(bytes + sizeof(kPrefix) - 1, args, sizeof(args));
+  }
+  std::string_view view() const { return {bytes, sizeof(bytes)}; }
+};
 
 // Runs the tree collective of `kind` on comm. Buffers, by kind (count
 // elements per block):
@@ -37,7 +48,7 @@ template <class T, class Op>
 void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T* recv,
              std::size_t count, Op op) {
   const int P = comm.size(), rank = comm.rank();
-  const Plan& plan = comm.plan<Plan>(treePlanKey(kind, tree, root), [&] {
+  const Plan& plan = comm.plan<Plan>(TreePlanKey(kind, tree, root).view(), [&] {
     return treePlan(kind, tree, P, root, rank);
   });
   const bool isRoot = rank == root;
@@ -91,7 +102,7 @@ void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T
     default:
       throw Error(std::string("coll::runTree: trees do not serve ") + kindName(kind));
   }
-  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.staging());
+  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
   if ((kind == Kind::scatter || kind == Kind::reduce_scatter) && count)
     std::copy(block(scratch.data(), rank), block(scratch.data(), rank) + count, recv);
 }
