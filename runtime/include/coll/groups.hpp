@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "coll/transport.hpp"  // coll::Error
+#include "coll/error.hpp"
 
 namespace coll {
 

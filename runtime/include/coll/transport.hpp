@@ -28,15 +28,11 @@
 #include <typeinfo>
 #include <vector>
 
+#include "coll/error.hpp"
+
 namespace coll {
 
 class Recording;  // coll/executor.hpp
-
-// Every runtime failure (bad arguments, MPI errors) is reported as this.
-class Error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // "No partner in this direction" for Transport::exchange.
 constexpr int kNoPeer = -1;

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The runtime's plan headers are MPI-free (issue 14's layering): each one
+# must compile on its own with only runtime/include on the include path,
+# where <mpi.h> is not found. Run by ctest as runtime-plans-mpi-free.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+headers="error plan trees digits butterfly groups reconfiguration segments"
+if echo '#include <mpi.h>' | g++ -std=c++17 -fsyntax-only -x c++ - 2>/dev/null; then
+  echo "check-mpi-free: <mpi.h> is on the default include path; the check would prove nothing" >&2
+  exit 1
+fi
+failed=0
+for h in $headers; do
+  if ! out=$(echo "#include \"coll/$h.hpp\"" |
+             g++ -std=c++17 -fsyntax-only -x c++ -I runtime/include - 2>&1); then
+    echo "check-mpi-free: coll/$h.hpp does not compile without MPI:" >&2
+    echo "$out" | head -5 >&2
+    failed=1
+  fi
+done
+[ "$failed" = 0 ] && echo "check-mpi-free: $headers compile without MPI"
+exit "$failed"
