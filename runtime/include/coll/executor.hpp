@@ -206,7 +206,10 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
     // exchange completes. A received part lands in place when the step
     // copies it and does not also send it; otherwise in `buffer` first.
     for (const PlanMessage& m : step.sends)
-      for (int p : m.parts) sentNow[static_cast<std::size_t>(p)] = 1;
+      for (int p : m.parts) {
+        part(p);  // a part the plan names must exist before it is flagged
+        sentNow[static_cast<std::size_t>(p)] = 1;
+      }
     const bool copies = step.action == Action::copy;
     auto inPlace = [&](int p) { return copies && !sentNow[static_cast<std::size_t>(p)]; };
     std::size_t total = 0;

@@ -70,9 +70,8 @@ void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T
     case Kind::broadcast:
       parts[0] = {recv, count};
       break;
-    case Kind::barrier:
-      scratch.resize(1);
-      parts[0] = {scratch.data(), 0};
+    case Kind::barrier:  // empty messages: a part of no elements needs no storage
+      parts[0] = {nullptr, 0};
       break;
     case Kind::gather:
     case Kind::allgather: {
