@@ -3,6 +3,7 @@
 #include "coll/Passes/Lowering.h"
 #include "coll/Passes/Passes.h"
 #include "coll/Passes/DigitSchedule.h"
+#include "coll/Passes/PlanProgram.h"
 #include "coll/Passes/TreeSchedule.h"
 
 #include "mlir/IR/Builders.h"
@@ -50,27 +51,18 @@ StepOp coll::appendTransferStep(OpBuilder &builder, Location loc,
       /*vector_sources=*/nullptr, /*vector_destinations=*/nullptr);
 }
 
-/// butterfly(r = max) on xor(P): every step exchanges whole vectors with
-/// rank xor 2^i and combines (recursive doubling, Thakur et al. 2005; the
-/// latency-optimal corner of seeds/003), log2 P steps, one part.
+/// butterfly(r = max) on xor(P): every rank's coll::doublingPlan
+/// (recursive doubling, one part), the plan the header runs.
 static ProgramOp expandRecursiveDoubling(CollectiveOp spec, int64_t P,
                                          OpBuilder &builder) {
-  ProgramOp program =
-      createProgram(spec, P, 1, builder, {}, spec.getGroupAttr());
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToEnd(&program.getBody().front());
-  for (int64_t mask = 1; mask < P; mask *= 2) {
-    SmallVector<int64_t> sources, destinations;
-    SmallVector<Attribute> parts;
-    for (int64_t x = 0; x < P; ++x) {
-      sources.push_back(x);
-      destinations.push_back(x ^ mask);
-      parts.push_back(builder.getDenseI64ArrayAttr({0}));
-    }
-    appendTransferStep(builder, spec.getLoc(), "doubling", StepKind::combine,
-                       sources, destinations, parts);
-  }
-  return program;
+  return expandPlans(
+      spec, P, builder,
+      [&](int rank) { return doublingPlan(static_cast<int>(P), rank); },
+      spec.getGroupAttr());
+}
+
+static StepKind stepKindOf(const GroupMove &move) {
+  return move.action == Action::combine ? StepKind::combine : StepKind::copy;
 }
 
 GroupAlgebra coll::groupOfSpec(CollectiveOp spec, int64_t P) {
@@ -191,8 +183,8 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
         sources.push_back((from + i) % P);
         destinations.push_back((to + i) % P);
       }
-      appendVectorStep(builder, spec.getLoc(), move.phase, move.kind, sources,
-                       destinations);
+      appendVectorStep(builder, spec.getLoc(), move.phase, stepKindOf(move),
+                       sources, destinations);
       continue;
     }
     SmallVector<int64_t> sources, destinations;
@@ -206,7 +198,7 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
       }
     builder.create<StepOp>(
         spec.getLoc(), builder.getStringAttr(move.phase),
-        StepKindAttr::get(builder.getContext(), move.kind),
+        StepKindAttr::get(builder.getContext(), stepKindOf(move)),
         builder.getDenseI64ArrayAttr(sources),
         builder.getDenseI64ArrayAttr(destinations), builder.getArrayAttr(parts),
         /*received_parts=*/nullptr, builder.getI64IntegerAttr(from),

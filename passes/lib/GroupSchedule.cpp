@@ -1,5 +1,6 @@
 //===- GroupSchedule.cpp - closed forms of group schedules ----------------===//
 #include "coll/Passes/GroupSchedule.h"
+#include "coll/Passes/PlanProgram.h"
 #include "coll/Dialect/PermutationGroup.h"
 
 #include "llvm/Support/ErrorHandling.h"
@@ -12,8 +13,6 @@ using namespace coll;
 using namespace mlir;
 using llvm::ArrayRef;
 
-static const char *const kReducePhase = "reduce-scatter";
-static const char *const kGatherPhase = "all-gather";
 
 GroupAlgebra::GroupAlgebra(GroupKind kind, int64_t order,
                            ArrayRef<int64_t> elements)
@@ -161,12 +160,12 @@ std::vector<Transfer> coll::transfersOfMove(const GroupAlgebra &group,
                                             int64_t from, int64_t to,
                                             int64_t vectors) {
   std::vector<Transfer> transfers;
+  GroupMove move{static_cast<int>(from), static_cast<int>(to),
+                 static_cast<int>(vectors), Action::copy, ""};
   for (int64_t x = 0; x < group.order(); ++x) {
-    Transfer t{x, group.act(to, group.inverse(from, x)), {}, {}};
-    for (int64_t i = 0; i < vectors; ++i)
-      t.sent.push_back(group.inverse(from + i, x));
-    t.received = t.sent;
-    transfers.push_back(std::move(t));
+    PlanMessage m = moveSend(group, move, static_cast<int>(x));
+    std::vector<int64_t> parts(m.parts.begin(), m.parts.end());
+    transfers.push_back({x, m.peer, parts, parts});
   }
   return transfers;
 }
@@ -218,47 +217,7 @@ std::vector<Transfer> coll::transfersOfStep(StepOp step) {
 std::vector<GroupMove> coll::expandGroupSchedule(ScheduleKind schedule,
                                                  int64_t P,
                                                  CollectiveKind kind) {
-  bool reduces = kind != CollectiveKind::allgather;
-  bool copies = kind != CollectiveKind::reduce_scatter;
-  std::vector<GroupMove> moves;
-  switch (schedule) {
-  case ScheduleKind::linear:
-    if (kind == CollectiveKind::allreduce) {
-      // Ring: the vector at placement s moves to s+1 and is combined there,
-      // until placement P-1 holds the sum; then it is copied around the
-      // ring.
-      for (int64_t s = 0; s + 1 < P; ++s)
-        moves.push_back({s, s + 1, 1, StepKind::combine, kReducePhase});
-      for (int64_t s = 0; s + 1 < P; ++s)
-        moves.push_back({(s + P - 1) % P, s, 1, StepKind::copy, kGatherPhase});
-      return moves;
-    }
-    // The ring around placement 0: reduce 1 -> 2 -> ... -> P-1 -> 0, or
-    // copy 0 -> 1 -> ... -> P-1.
-    if (reduces)
-      for (int64_t s = 1; s < P; ++s)
-        moves.push_back({s, (s + 1) % P, 1, StepKind::combine, kReducePhase});
-    if (copies)
-      for (int64_t s = 0; s + 1 < P; ++s)
-        moves.push_back({s, s + 1, 1, StepKind::copy, kGatherPhase});
-    return moves;
-  case ScheduleKind::butterfly: {
-    // Bandwidth-optimal butterfly (r = 0): with N vectors left, the upper
-    // floor(N/2) move onto the lower ones and combine; an odd leftover
-    // waits. The distribution replays the halvings in reverse.
-    std::vector<std::pair<int64_t, int64_t>> halvings;
-    for (int64_t n = P; n > 1; n = (n + 1) / 2) {
-      int64_t c = (n + 1) / 2, h = n / 2;
-      if (reduces)
-        moves.push_back({c, 0, h, StepKind::combine, kReducePhase});
-      halvings.push_back({c, h});
-    }
-    if (copies)
-      for (auto it = halvings.rbegin(); it != halvings.rend(); ++it)
-        moves.push_back(
-            {0, it->first, it->second, StepKind::copy, kGatherPhase});
-    return moves;
-  }
-  }
-  llvm_unreachable("unknown schedule");
+  return groupMoves(schedule == ScheduleKind::linear ? GroupSchedule::linear
+                                                     : GroupSchedule::butterfly,
+                    runtimeKind(kind), static_cast<int>(P));
 }

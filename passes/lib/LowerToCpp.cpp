@@ -1,19 +1,17 @@
 //===- LowerToCpp.cpp - coll.collective to a C++ header -------------------===//
 //
-// The header holds, per collective, a function whose loops are the group
-// schedule's closed forms in P, so one header serves every communicator
-// size the spec admits and its size does not grow with P. The loops are
-// the same moves expandGroupSchedule() builds for one P (checked by the
-// dataflow check before the header is written); the runtime's
-// coll::Workspace turns each move into one exchange per rank. Tree
-// schedules call the runtime's coll/trees.hpp, the functions the tree
-// expansion verified, and run each edge with coll::PeerSteps.
-//
+// The header holds, per collective, its signature, doc comment, `_accepts`
+// check and argument checks, and one call into the runtime, which runs the
+// family's plan -- the function the expansion proves -- through the one
+// executor (coll/collectives.hpp); the header does not grow with P. Still
+// printed as data here: a generated group's element table and step list,
+// and the shifted butterfly's call of coll::VectorSteps.
 //===----------------------------------------------------------------------===//
 #include "coll/Passes/Lowering.h"
 #include "coll/Passes/CostModel.h"
 #include "coll/Passes/DigitSchedule.h"
 #include "coll/Passes/OpticalSwitch.h"
+#include "coll/Passes/PlanProgram.h"
 #include "coll/Passes/TreeSchedule.h"
 
 #include "mlir/IR/Builders.h"
@@ -64,58 +62,6 @@ static std::string acceptsExpression(CollectiveOp spec) {
   if (spec.getRankConstraint() == RankConstraint::power_of_two)
     return least + " && (ranks & (ranks - 1)) == 0";
   return least;
-}
-
-/// The group moves of the schedule as loops in P; the same moves
-/// expandGroupSchedule() builds for one P.
-static void emitSchedule(CollectiveOp spec, llvm::raw_ostream &os) {
-  CollectiveKind kind = spec.getKind();
-  bool reduces = kind != CollectiveKind::allgather;
-  bool copies = kind != CollectiveKind::reduce_scatter;
-  switch (spec.getSchedule()) {
-  case ScheduleKind::linear:
-    if (kind == CollectiveKind::allreduce) {
-      os << "  // reduce-scatter: the vector at placement s moves to s + 1 "
-            "and is combined there.\n"
-            "  for (int s = 0; s + 1 < P; ++s)\n"
-            "    ws.combine(s, s + 1, 1, op);\n"
-            "  // all-gather: the sum at placement P - 1 is copied around the "
-            "ring.\n"
-            "  for (int s = 0; s + 1 < P; ++s)\n"
-            "    ws.copy((s + P - 1) % P, s, 1);\n";
-      return;
-    }
-    if (reduces)
-      os << "  // reduce-scatter: placements 1 -> 2 -> ... -> P - 1 -> 0, "
-            "combining.\n"
-            "  for (int s = 1; s < P; ++s)\n"
-            "    ws.combine(s, (s + 1) % P, 1, op);\n";
-    if (copies)
-      os << "  // all-gather: placement 0 is copied 0 -> 1 -> ... -> P - 1.\n"
-            "  for (int s = 0; s + 1 < P; ++s)\n"
-            "    ws.copy(s, s + 1, 1);\n";
-    return;
-  case ScheduleKind::butterfly:
-    os << "  // With n vectors left, the upper n / 2 move onto the lower ones "
-          "(an odd\n"
-          "  // leftover waits); the all-gather replays the halvings in "
-          "reverse.\n"
-          "  struct Halving {\n"
-          "    int kept, moved;\n"
-          "  } halvings[32];\n"
-          "  int depth = 0;\n"
-          "  for (int n = P; n > 1; n = (n + 1) / 2) {\n"
-          "    halvings[depth] = Halving{(n + 1) / 2, n / 2};\n";
-    if (reduces)
-      os << "    ws.combine(halvings[depth].kept, 0, halvings[depth].moved, "
-            "op);\n";
-    os << "    ++depth;\n"
-          "  }\n";
-    if (copies)
-      os << "  while (depth-- > 0)\n"
-            "    ws.copy(0, halvings[depth].kept, halvings[depth].moved);\n";
-    return;
-  }
 }
 
 static std::string describeSchedule(CollectiveOp spec) {
@@ -307,143 +253,38 @@ static std::string digitsInitializer(CollectiveOp spec) {
          std::to_string(digits.radix) + "}";
 }
 
-/// The body of a digit-routed alltoall: work block j is the block at
-/// offset j (ours for rank + j at the start, that of rank - j at the end);
-/// every step of coll::digitSteps (the function the expansion verified)
-/// sends a set of offsets to rank + offset and receives them from
-/// rank - offset.
-/// Trivance allreduce: the closed form ExpandDigits verified (core of the
-/// largest power of three, bands of extra ranks folded in and copied out),
-/// each phase's two messages sent at once.
-static void emitTrivanceBody(llvm::raw_ostream &os, StringRef type,
-                             StringRef qualified) {
-  os << "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
-     << "    throw coll::Error(\"" << qualified
-     << ": null buffer with count \" + std::to_string(count));\n"
-     << "  if (count > 0 && send != recv)\n"
-        "    std::copy(send, send + count, recv);\n"
-        "  if (count == 0 || P == 1)\n    return;\n"
-        "  const coll::TrivanceShape shape = coll::trivanceShape(P);\n"
-        "  const int m = shape.core, x = comm.rank();\n"
-        "  coll::PeerSteps<" << type << "> steps(comm);\n"
-        "  int step = 0;\n"
-        "  // Ranks beyond the core fold into rank x mod m, one band at a time.\n"
-        "  for (int band = 1; band <= shape.bands; ++band, ++step) {\n"
-        "    if (x >= band * m && x < (band + 1) * m)\n"
-        "      steps.send(step, x - band * m, recv, count);\n"
-        "    else if (x < m && x + band * m < P)\n"
-        "      steps.receiveCombine(step, x + band * m, recv, count, op);\n"
-        "  }\n"
-        "  // Phase k: both neighbours at distance 3^k at once (two ports).\n"
-        "  for (int d = 1; d < m; d *= 3, ++step)\n"
-        "    if (x < m)\n"
-        "      steps.exchangeBothCombine(step, (x + d) % m, (x + m - d) % m, "
-        "recv, count, op);\n"
-        "  for (int band = 1; band <= shape.bands; ++band, ++step) {\n"
-        "    if (x < m && x + band * m < P)\n"
-        "      steps.send(step, x + band * m, recv, count);\n"
-        "    else if (x >= band * m && x < (band + 1) * m)\n"
-        "      steps.receive(step, x - band * m, recv, count);\n"
-        "  }\n";
-}
-
+/// The body of a digit-routed collective: the argument checks, then the
+/// runtime's coll::runTrivance (allreduce) or coll::runDigitAlltoall, which
+/// run coll::trivancePlan or coll::digitPlan -- the plans the expansion
+/// proves -- through the one executor.
 static void emitDigitBody(CollectiveOp spec, llvm::raw_ostream &os,
-                          StringRef type, StringRef qualified) {
+                          StringRef qualified) {
+  os << "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
+     << "    throw coll::Error(\"" << qualified
+     << ": null buffer with count \" + std::to_string(count));\n"
+     << "  if (count == 0)\n    return;\n";
   if (spec.getKind() == CollectiveKind::allreduce)
-    return emitTrivanceBody(os, type, qualified);
-  os << "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
-     << "    throw coll::Error(\"" << qualified
-     << ": null buffer with count \" + std::to_string(count));\n"
-     << "  if (count == 0)\n    return;\n"
-     << "  const int rank = comm.rank();\n"
-     << "  const std::vector<coll::DigitStep> routing = coll::digitSteps("
-     << digitsInitializer(spec) << ", P);\n"
-     << "  auto at = [&](auto *buffer, int block) { return buffer + "
-        "static_cast<std::size_t>(block) * count; };\n"
-     << "  coll::PeerSteps<" << type << "> steps(comm);\n";
-  if (spec.getSchedule() == ScheduleKind::direct)
-    os << "  if (send != recv) {\n"
-       << "    // Out of place, each block goes straight from send to its "
-          "peer's recv.\n"
-       << "    std::copy(at(send, rank), at(send, rank) + count, at(recv, "
-          "rank));\n"
-       << "    for (std::size_t s = 0; s < routing.size(); ++s) {\n"
-       << "      const int to = (rank + routing[s].offset) % P, from = "
-          "(rank - routing[s].offset + P) % P;\n"
-       << "      steps.exchange(static_cast<int>(s), to, at(send, to), count, "
-          "from, at(recv, from), count);\n"
-       << "    }\n"
-       << "    return;\n"
-       << "  }\n";
-  os << "  std::vector<" << type
-     << "> work(static_cast<std::size_t>(P) * count);\n"
-     << "  for (int j = 0; j < P; ++j)\n"
-     << "    std::copy(at(send, (rank + j) % P), at(send, (rank + j) % P) + "
-        "count, at(work.data(), j));\n"
-     << "  for (std::size_t s = 0; s < routing.size(); ++s)\n"
-     << "    steps.exchangeBlocks(static_cast<int>(s), (rank + "
-        "routing[s].offset) % P,\n"
-     << "                         (rank - routing[s].offset + P) % P, "
-        "work.data(), count, routing[s].blocks);\n"
-     << "  for (int j = 0; j < P; ++j)\n"
-     << "    std::copy(at(work.data(), j), at(work.data(), j) + count, "
-        "at(recv, (rank - j + P) % P));\n";
-}
-
-/// The body of a scan: fold the prefixes of lower ranks along the chain or
-/// by recursive doubling (the steps ExpandScans verified), then, for an
-/// exclusive scan, shift each inclusive prefix one rank up.
-static void emitScanBody(CollectiveOp spec, llvm::raw_ostream &os,
-                         StringRef type, StringRef qualified) {
-  bool exclusive = spec.getKind() == CollectiveKind::exclusive_scan;
-  os << "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
-     << "    throw coll::Error(\"" << qualified
-     << ": null buffer with count \" + std::to_string(count));\n"
-     << "  if (count == 0)\n    return;\n"
-     << "  const int rank = comm.rank();\n";
-  if (exclusive)
-    os << "  // The inclusive prefix travels in `carry`; recv gets the "
-          "exclusive one.\n"
-       << "  std::vector<" << type << "> carry(send, send + count);\n"
-       << "  " << type << " *acc = carry.data();\n";
+    os << "  coll::runTrivance(comm, send, recv, count, op);\n";
   else
-    os << "  " << type << " *acc = recv;\n"
-       << "  if (send != recv)\n"
-       << "    std::copy(send, send + count, recv);\n";
-  os << "  coll::PeerSteps<" << type << "> steps(comm);\n";
-  if (spec.getSchedule() == ScheduleKind::linear) {
-    os << "  // Step k: rank k's prefix to rank k + 1.\n"
-       << "  if (rank > 0)\n"
-       << "    steps.receiveCombine(rank - 1, rank - 1, acc, count, op);\n"
-       << "  if (rank + 1 < P)\n"
-       << "    steps.send(rank, rank + 1, acc, count);\n";
-    if (exclusive)
-      os << "  const int shift = P - 1;\n";
-  } else {
-    os << "  // Step k: to rank + 2^k, from rank - 2^k (Hillis-Steele).\n"
-       << "  int step = 0;\n"
-       << "  for (int d = 1; d < P; d *= 2, ++step)\n"
-       << "    steps.exchangeCombine(step, rank + d < P ? rank + d : "
-          "coll::kNoPeer,\n"
-       << "                          rank - d >= 0 ? rank - d : coll::kNoPeer, "
-          "acc, count, op);\n";
-    if (exclusive)
-      os << "  const int shift = step;\n";
-  }
-  if (exclusive)
-    os << "  // Rank r's inclusive prefix is rank r + 1's result; rank 0's "
-          "recv is left\n"
-       << "  // as it is (MPI_Exscan leaves it undefined).\n"
-       << "  steps.exchange(shift, rank + 1 < P ? rank + 1 : coll::kNoPeer, "
-          "acc, count,\n"
-       << "                 rank > 0 ? rank - 1 : coll::kNoPeer, recv, "
-          "count);\n";
+    os << "  coll::runDigitAlltoall(comm, " << digitsInitializer(spec)
+       << ", send, recv, count);\n";
 }
 
-/// The body of a group-scheduled collective: recursive doubling with
-/// PeerSteps, or the group moves with a Workspace (directly on the user's
-/// buffers for allreduce; through a work buffer of P blocks for
-/// reduce_scatter and allgather).
+/// The body of a scan: the argument checks, then the runtime's
+/// coll::runScan, which runs coll::scanPlan -- the plan the expansion
+/// proves -- through the one executor.
+static void emitScanBody(CollectiveOp spec, llvm::raw_ostream &os,
+                         StringRef qualified) {
+  os << "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
+     << "    throw coll::Error(\"" << qualified
+     << ": null buffer with count \" + std::to_string(count));\n"
+     << "  if (count == 0)\n    return;\n"
+     << "  coll::runScan(comm, " << runtimeKindName(spec.getKind())
+     << ", coll::ScanSchedule::"
+     << (spec.getSchedule() == ScheduleKind::linear ? "linear" : "doubling")
+     << ", send, recv, count, op);\n";
+}
+
 /// A generated group (fixed P): the element table and the verified step
 /// program itself, as data for coll::VectorSteps.
 static void emitTableGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
@@ -522,6 +363,11 @@ static void emitTableGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
     os << "  if (count > 0)\n    std::copy(work.data(), work.data() + total, recv);\n";
 }
 
+/// The body of a group-scheduled collective: the argument checks, then the
+/// runtime's coll::runGroup (the plan of coll::groupMoves, which the
+/// expansion proves, through the one executor), coll::runDoubling
+/// (butterfly(r = max) on xor), coll::runPipelined (segments), or the
+/// shifted butterfly's plan on coll::VectorSteps.
 static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
                           StringRef type, StringRef qualified) {
   if (spec.getGroup() == GroupKind::generated)
@@ -529,7 +375,6 @@ static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
   CollectiveKind kind = spec.getKind();
   bool cyclic = spec.getGroup() == GroupKind::cyclic;
   std::string group = cyclic ? "coll::CyclicGroup" : "coll::XorGroup";
-  std::string workspace = "coll::Workspace<" + type.str() + ", " + group + ">";
   int64_t r = static_cast<int64_t>(spec.getButterflyR());
   if (r != 0 && !(r == kButterflyMax && !cyclic)) {
     std::string rArgument = r == kButterflyMax || r > 64
@@ -550,67 +395,37 @@ static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
        << group << "(P), send, recv, count, plan.copies);\n"
           "  for (const coll::ButterflyStep &step : plan.steps)\n"
           "    steps.run(step, op);\n";
-  } else if (r == kButterflyMax) {
-    os << "  // butterfly(r = max) on xor(P): recursive doubling, whole vectors "
-          "exchanged\n"
-          "  // with rank xor 2^i and combined (the lower rank's first).\n"
-          "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
-          "    throw coll::Error(\"" << qualified
-       << ": null buffer with count \" + std::to_string(count));\n"
-          "  if (count > 0 && send != recv)\n"
-          "    std::copy(send, send + count, recv);\n"
-          "  if (count == 0)\n    return;\n"
-          "  coll::PeerSteps<" << type << "> steps(comm);\n"
-          "  int step = 0;\n"
-          "  for (int mask = 1; mask < P; mask *= 2, ++step)\n"
-          "    steps.exchangeCombine(step, comm.rank() ^ mask, comm.rank() ^ "
-          "mask, recv, count, op);\n";
-  } else if (kind == CollectiveKind::allreduce && spec.getSegments() &&
-             *spec.getSegments() > 1) {
-    os << "  // segments = " << *spec.getSegments()
-       << ": the moves below run on each segment of the buffer,\n"
-          "  // pipelined (coll::runPipelined).\n"
-          "  coll::MoveList ws;\n";
-    emitSchedule(spec, os);
-    os << "  coll::runPipelined<" << type << ">(comm, " << group
-       << "(P), send, recv, count, " << *spec.getSegments()
-       << ", ws.moves, op);\n";
-  } else if (kind == CollectiveKind::allreduce) {
-    os << "  " << workspace << " ws(comm, " << group
-       << "(P), send, recv, count);\n";
-    emitSchedule(spec, os);
-  } else {
-    // P blocks of `count`; part b lives in chunk group.position(b) of a work
-    // buffer (the xor group bit-reverses). Placement 0 is part x on rank x:
-    // reduce_scatter's result, allgather's input.
-    bool scatter = kind == CollectiveKind::reduce_scatter;
-    os << "  const " << group << " group(P);\n"
-       << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
-       << "  std::vector<" << type << "> work(total);\n";
-    if (scatter)
-      os << "  for (int b = 0; b < P && count > 0; ++b)\n"
-            "    std::copy(send + b * count, send + (b + 1) * count,\n"
-            "              work.data() + group.position(b) * count);\n";
-    else
-      os << "  if (count > 0)\n"
-            "    std::copy(send, send + count,\n"
-            "              work.data() + group.position(comm.rank()) * "
-            "count);\n";
-    os << "  " << workspace
-       << " ws(comm, group, work.data(), work.data(), total);\n";
-    emitSchedule(spec, os);
-    if (scatter)
-      os << "  const std::size_t mine = static_cast<std::size_t>("
-            "group.position(comm.rank())) * count;\n"
-            "  std::copy(work.data() + mine, work.data() + mine + count, "
-            "recv);\n";
-    else
-      os << "  for (int b = 0; b < P && count > 0; ++b)\n"
-            "    std::copy(work.data() + group.position(b) * count,\n"
-            "              work.data() + (group.position(b) + 1) * count, "
-            "recv + b * count);\n";
+    return;
   }
-
+  std::string op = kind == CollectiveKind::allgather ? std::string("coll::NoMerge{}")
+                                                     : std::string("op");
+  os << "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
+     << "    throw coll::Error(\"" << qualified
+     << ": null buffer with count \" + std::to_string(count));\n"
+     << "  if (count == 0)\n    return;\n";
+  if (r == kButterflyMax) {
+    os << "  // butterfly(r = max) on xor(P): recursive doubling "
+          "(coll::doublingPlan).\n"
+       << "  coll::runDoubling(comm, send, recv, count, op);\n";
+    return;
+  }
+  std::string schedule = std::string("coll::GroupSchedule::") +
+                         (spec.getSchedule() == ScheduleKind::linear
+                              ? "linear"
+                              : "butterfly");
+  if (kind == CollectiveKind::allreduce && spec.getSegments() &&
+      *spec.getSegments() > 1) {
+    os << "  // segments = " << *spec.getSegments()
+       << ": the moves of coll::groupMoves run on each segment of the\n"
+          "  // buffer, pipelined (coll::runPipelined).\n"
+       << "  coll::runPipelined<" << type << ">(comm, " << group
+       << "(P), send, recv, count, " << *spec.getSegments()
+       << ",\n                       coll::groupMoves(" << schedule
+       << ", coll::Kind::allreduce, P), op);\n";
+    return;
+  }
+  os << "  coll::runGroup(comm, " << runtimeKindName(kind) << ", " << schedule
+     << ", " << group << "(P), send, recv, count, " << op << ");\n";
 }
 
 static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
@@ -698,11 +513,11 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
      << "                      \" is not allowed (requires "
      << spec.describeRanks() << ")\");\n";
   if (isScan(kind))
-    emitScanBody(spec, os, type, qualified);
+    emitScanBody(spec, os, qualified);
   else if (spec.isTree())
     emitTreeBody(spec, os, type, qualified);
   else if (spec.isDigitRouting())
-    emitDigitBody(spec, os, type, qualified);
+    emitDigitBody(spec, os, qualified);
   else
     emitGroupBody(spec, os, type, qualified);
   os << "}\n\n";

@@ -16,12 +16,13 @@ coll.collective @ring {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>
 
 // -----
 
-// The cyclic butterfly: rank x sends to x - c the parts of placements c..c+h-1.
+// The cyclic butterfly: rank x sends to x - c the parts of placements c..c+h-1,
+// listed in the order of their chunks (coll::moveSend).
 // CHECK-LABEL: coll.program @butterfly
-// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 2 [2, 1], 1 -> 3 [3, 2], 2 -> 0 [0, 3], 3 -> 1 [1, 0]} move [2, 4) -> [0, 2)
+// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 2 [1, 2], 1 -> 3 [2, 3], 2 -> 0 [0, 3], 3 -> 1 [0, 1]} move [2, 4) -> [0, 2)
 // CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 3 [3], 1 -> 0 [0], 2 -> 1 [1], 3 -> 2 [2]} move [1, 2) -> [0, 1)
 // CHECK-NEXT: coll.step "all-gather" copy {0 -> 1 [0], 1 -> 2 [1], 2 -> 3 [2], 3 -> 0 [3]} move [0, 1) -> [1, 2)
-// CHECK-NEXT: coll.step "all-gather" copy {0 -> 2 [0, 3], 1 -> 3 [1, 0], 2 -> 0 [2, 1], 3 -> 1 [3, 2]} move [0, 2) -> [2, 4)
+// CHECK-NEXT: coll.step "all-gather" copy {0 -> 2 [0, 3], 1 -> 3 [0, 1], 2 -> 0 [1, 2], 3 -> 1 [2, 3]} move [0, 2) -> [2, 4)
 // CHECK-NEXT: }
 // P3-LABEL: coll.program @butterfly
 // P3-SAME: num_ranks = 3
@@ -32,10 +33,10 @@ coll.collective @butterfly {group = #coll.group<cyclic>, kind = #coll.kind<allre
 // Recursive halving: x xor 1 first; parts live in bit-reversed chunks.
 // CHECK-LABEL: coll.program @halving
 // CHECK-SAME: chunk_of_part = array<i64: 0, 2, 1, 3>
-// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 1 [1, 3], 1 -> 0 [0, 2], 2 -> 3 [3, 1], 3 -> 2 [2, 0]}
+// CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 1 [1, 3], 1 -> 0 [0, 2], 2 -> 3 [1, 3], 3 -> 2 [0, 2]}
 // CHECK-NEXT: coll.step "reduce-scatter" combine {0 -> 2 [2], 1 -> 3 [3], 2 -> 0 [0], 3 -> 1 [1]}
 // CHECK-NEXT: coll.step "all-gather" copy {0 -> 2 [0], 1 -> 3 [1], 2 -> 0 [2], 3 -> 1 [3]}
-// CHECK-NEXT: coll.step "all-gather" copy {0 -> 1 [0, 2], 1 -> 0 [1, 3], 2 -> 3 [2, 0], 3 -> 2 [3, 1]}
+// CHECK-NEXT: coll.step "all-gather" copy {0 -> 1 [0, 2], 1 -> 0 [1, 3], 2 -> 3 [0, 2], 3 -> 2 [1, 3]}
 // expected-error @+1 {{collective 'halving' does not admit P = 3 (requires P == 2^k)}}
 coll.collective @halving {group = #coll.group<xor>, kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<power_of_two>, schedule = #coll.schedule<butterfly>}
 

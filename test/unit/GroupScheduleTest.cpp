@@ -129,7 +129,7 @@ TEST_CASE("butterfly moves: placements c.. onto 0.., halving the vectors") {
     CHECK(moves[i].from == expected[i][0]);
     CHECK(moves[i].to == expected[i][1]);
     CHECK(moves[i].vectors == expected[i][2]);
-    CHECK(moves[i].kind == (i < 3 ? StepKind::combine : StepKind::copy));
+    CHECK(moves[i].action == (i < 3 ? Action::combine : Action::copy));
   }
 }
 
@@ -144,9 +144,9 @@ TEST_CASE("reduce_scatter and allgather are the two halves: ceil(log2 P) or "
         int64_t steps = static_cast<int64_t>(moves.size()), vectors = 0;
         for (const GroupMove &m : moves) {
           vectors += m.vectors;
-          CHECK(m.kind == (kind == CollectiveKind::reduce_scatter
-                               ? StepKind::combine
-                               : StepKind::copy));
+          CHECK(m.action == (kind == CollectiveKind::reduce_scatter
+                                 ? Action::combine
+                                 : Action::copy));
         }
         // Every move sends `vectors` parts from every rank.
         CHECK(vectors == P - 1);

@@ -70,7 +70,7 @@ std::string print(const PlainProgram &p) {
 }
 
 PlainProgram plainOf(ProgramOp program) {
-  PlainProgram p{program.getNumRanks()};
+  PlainProgram p{static_cast<int64_t>(program.getNumRanks())};
   p.kind = program.getKind();
   p.parts = program.getNumParts();
   if (std::optional<uint64_t> root = program.getRoot())

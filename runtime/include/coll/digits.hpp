@@ -17,7 +17,10 @@
 // and generated code runs them, so the schedule that is proven is the one
 // that runs. Plain C++17: no MPI, no exceptions.
 
+#include <string>
 #include <vector>
+
+#include "coll/plan.hpp"
 
 namespace coll {
 
@@ -110,6 +113,72 @@ inline TrivanceShape trivanceShape(int n) {
   }
   shape.bands = n > 0 ? (n - 1) / shape.core : 0;
   return shape;
+}
+
+// The plan of a digit-routed alltoall for rank `rank` of n: part j is the
+// block at offset j (relative, so every rank sends and receives the same
+// parts in a step); each step of digitSteps sends its offsets to
+// rank + offset and receives them from rank - offset.
+inline Plan digitPlan(const Digits& digits, int n, int rank) {
+  Plan plan = emptyPlan(Kind::alltoall, n, rank, n);
+  for (const DigitStep& step : digitSteps(digits, n)) {
+    PlanStep planStep;
+    planStep.sends.push_back({(rank + step.offset) % n, step.blocks, step.blocks});
+    planStep.receives.push_back({(rank - step.offset + n) % n, step.blocks, step.blocks});
+    plan.steps.push_back(std::move(planStep));
+    plan.phases.push_back("phase " + std::to_string(step.phase));
+  }
+  return plan;
+}
+
+// The plan of the Trivance allreduce (trivanceShape) for rank `rank` of n,
+// over part 0 (the value) and scratch part 1. The ranks of band b fold
+// into rank - b m and get the result back at the end. Phase k (d = 3^k) is
+// three steps of the program: the value to r + d, kept in part 1 (copy);
+// the value to r - d, folded into part 0 (both read the pre-phase value);
+// the local fold of part 1 into part 0. The first two run in one exchange
+// (two ports; their parts are disjoint, which the executor checks).
+inline Plan trivancePlan(int n, int rank) {
+  Plan plan = emptyPlan(Kind::allreduce, n, rank, 1, 1);
+  const TrivanceShape shape = trivanceShape(n);
+  const int m = shape.core, x = rank;
+  auto add = [&](const char* phase, Action action) -> PlanStep& {
+    plan.phases.push_back(phase);
+    plan.steps.push_back({});
+    plan.steps.back().action = action;
+    return plan.steps.back();
+  };
+  for (int band = 1; band <= shape.bands; ++band) {  // the extras fold in
+    PlanStep& step = add("fold in", Action::combine);
+    if (x >= band * m && x < (band + 1) * m)
+      step.sends.push_back({x - band * m, {0}, {0}});
+    else if (x < m && x + band * m < n)
+      step.receives.push_back({x + band * m, {0}, {0}});
+  }
+  for (int d = 1, k = 0; d < m; d *= 3, ++k) {
+    const std::string phase = "phase " + std::to_string(k);
+    PlanStep& right = add(phase.c_str(), Action::copy);
+    if (x < m) {
+      right.sends.push_back({(x + d) % m, {0}, {1}});
+      right.receives.push_back({(x + m - d) % m, {1}, {0}});
+      right.withNext = true;
+    }
+    PlanStep& left = add(phase.c_str(), Action::fold);
+    if (x < m) {
+      left.sends.push_back({(x + m - d) % m, {0}, {0}});
+      left.receives.push_back({(x + d) % m, {0}, {0}});
+    }
+    PlanStep& merge = add(phase.c_str(), Action::fold);
+    if (x < m) merge.receives.push_back({x, {0}, {1}});
+  }
+  for (int band = 1; band <= shape.bands; ++band) {  // the result goes back out
+    PlanStep& step = add("copy out", Action::copy);
+    if (x < m && x + band * m < n)
+      step.sends.push_back({x + band * m, {0}, {0}});
+    else if (x >= band * m && x < (band + 1) * m)
+      step.receives.push_back({x - band * m, {0}, {0}});
+  }
+  return plan;
 }
 
 }  // namespace coll

@@ -15,17 +15,22 @@
 #include <type_traits>
 #include <vector>
 
-#include "coll/peer_steps.hpp"
+#include "coll/merge.hpp"
 #include "coll/plan.hpp"
 #include "coll/transport.hpp"
 
 namespace coll {
 
-// Where part i of this rank lives: n elements at data.
+// Where part i of this rank lives: n elements at data, where it is written
+// and where its value ends. A part may start elsewhere, at `initial` (e.g.
+// a block of the send buffer): it is read there until it is first written
+// and copied to data at the end if it never is. Data regions are disjoint
+// from each other and from every initial region.
 template <class T>
 struct PartView {
   T* data = nullptr;
   std::size_t n = 0;
+  const T* initial = nullptr;
 };
 
 // What every rank of a run sent and received, by step, gathered from the
@@ -161,10 +166,15 @@ class Recording {
 // Runs `plan` on `transport` (whose rank and size must be the plan's) over
 // `parts` (plan.parts + plan.scratchParts of them), merging with `op`
 // (the lower rank's value first, as the verifier's rank order assumes).
-// Step s is message tag s. With `recording`, every message is recorded.
-// `buffers` (reused across calls when given, e.g. Comm::executorBuffers())
-// hold the step's segment lists and what arrives to be merged, or to be
-// copied over a part the step also sends; other copies land in place.
+// Step s is message tag s; a step marked withNext runs in one exchange with
+// the steps after it, which is the same as running them in turn only if no
+// step of the group reads or writes, on this rank, a part an earlier step
+// of the group writes: the executor checks that and throws otherwise. A
+// message from this rank to itself (a receive from `rank`) is a local copy
+// or merge. With `recording`, every message is recorded. `buffers` (reused
+// across calls when given, e.g. Comm::executorBuffers()) hold the step's
+// segment lists and what arrives to be merged, or to be copied over a part
+// the step also sends; other copies land in place.
 template <class T, class Op>
 void execute(Transport& transport, const Plan& plan, const std::vector<PartView<T>>& parts, Op op,
              Recording* recording = nullptr, ExecutorBuffers* buffers = nullptr) {
@@ -178,6 +188,14 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
     throw Error("coll::execute: the plan has " + std::to_string(plan.parts + plan.scratchParts) +
                 " parts, the layout " + std::to_string(parts.size()));
   if (recording) recording->describe(plan);
+  ExecutorBuffers local;
+  ExecutorBuffers& b = buffers ? *buffers : local;
+  std::vector<char>& sentNow = b.sentNow;
+  std::vector<char>& writtenNow = b.writtenNow;
+  std::vector<char>& moved = b.moved;
+  sentNow.assign(parts.size(), 0);
+  writtenNow.assign(parts.size(), 0);
+  moved.assign(parts.size(), 0);
   auto part = [&](int i) -> const PartView<T>& {
     if (i < 0 || static_cast<std::size_t>(i) >= parts.size())
       throw Error("coll::execute: the plan names part " + std::to_string(i) + " of " +
@@ -188,95 +206,187 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
                   std::to_string(i) + ", which the plan moves");
     return view;
   };
-  ExecutorBuffers local;
-  ExecutorBuffers& b = buffers ? *buffers : local;
+  // Where part p's value is now.
+  auto source = [&](int p) -> const T* {
+    const PartView<T>& view = part(p);
+    return view.initial && !moved[static_cast<std::size_t>(p)] ? view.initial : view.data;
+  };
+  auto isLocal = [&](const PlanMessage& m) { return m.peer == rank; };
   std::vector<unsigned char>& buffer = b.staging;
-  std::vector<char>& sentNow = b.sentNow;
-  sentNow.assign(parts.size(), 0);
   std::vector<SendSegment>& sendSegs = b.sendSegs;
   std::vector<RecvSegment>& recvSegs = b.recvSegs;
   std::vector<PeerExchange>& exchanges = b.exchanges;
   std::vector<std::size_t>& sendStart = b.sendStart;
   std::vector<std::size_t>& recvStart = b.recvStart;
-  for (std::size_t s = 0; s < plan.steps.size(); ++s) {
-    const PlanStep& step = plan.steps[s];
-    if (step.sends.empty() && step.receives.empty()) continue;
-    const int tag = static_cast<int>(s);
-    // Sends read the parts in place: nothing is written before the
-    // exchange completes. A received part lands in place when the step
-    // copies it and does not also send it; otherwise in `buffer` first.
-    for (const PlanMessage& m : step.sends)
-      for (int p : m.parts) {
+  const std::size_t numSteps = plan.steps.size();
+  for (std::size_t first = 0; first < numSteps;) {
+    std::size_t last = first + 1;  // the group [first, last) runs in one exchange
+    while (plan.steps[last - 1].withNext && last < numSteps) ++last;
+    bool empty = true;
+    for (std::size_t s = first; s < last; ++s)
+      empty &= plan.steps[s].sends.empty() && plan.steps[s].receives.empty();
+    if (empty) {
+      first = last;
+      continue;
+    }
+    // Every part a send reads, flagged before anything is written; a
+    // group's later step may not touch what an earlier one writes.
+    for (std::size_t s = first; s < last; ++s) {
+      const PlanStep& step = plan.steps[s];
+      auto touch = [&](int p) {
         part(p);  // a part the plan names must exist before it is flagged
-        sentNow[static_cast<std::size_t>(p)] = 1;
+        if (writtenNow[static_cast<std::size_t>(p)])
+          throw Error("coll::execute: step " + std::to_string(s) + " of rank " +
+                      std::to_string(rank) + " touches part " + std::to_string(p) +
+                      ", which an earlier step of its group writes");
+      };
+      for (const PlanMessage& m : step.sends)
+        for (int p : m.parts) {
+          touch(p);
+          sentNow[static_cast<std::size_t>(p)] = 1;
+        }
+      for (const PlanMessage& m : step.receives) {
+        if (isLocal(m))
+          for (int p : m.peerParts) touch(p);
+        for (int p : m.parts) touch(p);
       }
-    const bool copies = step.action == Action::copy;
-    auto inPlace = [&](int p) { return copies && !sentNow[static_cast<std::size_t>(p)]; };
+      if (last - first > 1)
+        for (const PlanMessage& m : step.receives)
+          for (int p : m.parts) writtenNow[static_cast<std::size_t>(p)] = 1;
+    }
+    // A received part lands in place when its step copies it and the
+    // group does not also send it from there; otherwise in `buffer` first.
+    auto inPlace = [&](const PlanStep& step, const PlanMessage& m, int p) {
+      return step.action == Action::copy && !isLocal(m) &&
+             !(sentNow[static_cast<std::size_t>(p)] && source(p) == part(p).data);
+    };
     std::size_t total = 0;
-    for (const PlanMessage& m : step.receives)
-      for (int p : m.parts)
-        if (!inPlace(p)) total += part(p).n;
+    for (std::size_t s = first; s < last; ++s)
+      for (const PlanMessage& m : plan.steps[s].receives)
+        for (int p : m.parts)
+          if (!inPlace(plan.steps[s], m, p)) total += part(p).n;
     if (buffer.size() < total * sizeof(T)) buffer.resize(total * sizeof(T));
     T* incoming = reinterpret_cast<T*>(buffer.data());
     sendSegs.clear();
     recvSegs.clear();
     sendStart.clear();
     recvStart.clear();
-    for (const PlanMessage& m : step.sends) {
-      sendStart.push_back(sendSegs.size());
-      for (int p : m.parts) sendSegs.push_back({part(p).data, part(p).n * sizeof(T)});
-    }
+    exchanges.clear();
     std::size_t offset = 0;
-    for (const PlanMessage& m : step.receives) {
-      recvStart.push_back(recvSegs.size());
-      for (int p : m.parts) {
-        if (inPlace(p)) {
-          recvSegs.push_back({part(p).data, part(p).n * sizeof(T)});
+    for (std::size_t s = first; s < last; ++s) {
+      for (const PlanMessage& m : plan.steps[s].sends) {
+        sendStart.push_back(sendSegs.size());
+        for (int p : m.parts) sendSegs.push_back({source(p), part(p).n * sizeof(T)});
+      }
+      for (const PlanMessage& m : plan.steps[s].receives) {
+        if (isLocal(m)) {
+          // Read now, before the exchange writes anything in place.
+          if (m.parts.size() != m.peerParts.size())
+            throw Error("coll::execute: step " + std::to_string(s) + " of rank " +
+                        std::to_string(rank) + " copies " + std::to_string(m.peerParts.size()) +
+                        " part(s) into " + std::to_string(m.parts.size()));
+          for (std::size_t i = 0; i < m.parts.size(); ++i) {
+            const PartView<T>& from = part(m.peerParts[i]);
+            if (from.n != part(m.parts[i]).n)
+              throw Error("coll::execute: step " + std::to_string(s) + " of rank " +
+                          std::to_string(rank) + " copies part " +
+                          std::to_string(m.peerParts[i]) + " into part " +
+                          std::to_string(m.parts[i]) + " of another size");
+            const T* in = source(m.peerParts[i]);
+            std::copy(in, in + from.n, incoming + offset);
+            offset += from.n;
+          }
           continue;
         }
-        recvSegs.push_back({incoming + offset, part(p).n * sizeof(T)});
-        offset += part(p).n;
+        recvStart.push_back(recvSegs.size());
+        for (int p : m.parts) {
+          if (inPlace(plan.steps[s], m, p)) {
+            recvSegs.push_back({part(p).data, part(p).n * sizeof(T)});
+            continue;
+          }
+          recvSegs.push_back({incoming + offset, part(p).n * sizeof(T)});
+          offset += part(p).n;
+        }
       }
     }
     sendStart.push_back(sendSegs.size());
     recvStart.push_back(recvSegs.size());
-    exchanges.clear();
-    const std::size_t n = std::max(step.sends.size(), step.receives.size());
-    for (std::size_t i = 0; i < n; ++i) {
+    // Pair the group's sends and remote receives into exchanges, in order.
+    struct Cursor {
+      std::size_t step, message, index;
+    };
+    Cursor out{first, 0, 0}, in{first, 0, 0};
+    auto advance = [&](Cursor& c, bool sends) -> const PlanMessage* {
+      for (; c.step < last; ++c.step, c.message = 0) {
+        const std::vector<PlanMessage>& list =
+            sends ? plan.steps[c.step].sends : plan.steps[c.step].receives;
+        while (c.message < list.size()) {
+          const PlanMessage& m = list[c.message++];
+          if (sends || !isLocal(m)) return &m;
+        }
+      }
+      return nullptr;
+    };
+    for (;;) {
+      const PlanMessage* to = advance(out, true);
+      const PlanMessage* from = advance(in, false);
+      if (!to && !from) break;
       PeerExchange e{nullptr, 0, kNoPeer, nullptr, 0, kNoPeer};
-      if (i < step.sends.size())
-        e = {sendSegs.data() + sendStart[i], sendStart[i + 1] - sendStart[i], step.sends[i].peer,
-             nullptr, 0, kNoPeer};
-      if (i < step.receives.size()) {
-        e.recvs = recvSegs.data() + recvStart[i];
-        e.numRecvs = recvStart[i + 1] - recvStart[i];
-        e.from = step.receives[i].peer;
+      if (to) {
+        e.sends = sendSegs.data() + sendStart[out.index];
+        e.numSends = sendStart[out.index + 1] - sendStart[out.index];
+        e.to = to->peer;
+        ++out.index;
+      }
+      if (from) {
+        e.recvs = recvSegs.data() + recvStart[in.index];
+        e.numRecvs = recvStart[in.index + 1] - recvStart[in.index];
+        e.from = from->peer;
+        ++in.index;
       }
       exchanges.push_back(e);
     }
-    transport.exchangeAll(exchanges.data(), exchanges.size(), tag);
+    if (!exchanges.empty()) transport.exchangeAll(exchanges.data(), exchanges.size(), static_cast<int>(first));
     // File what was staged, in the order of the plan.
     offset = 0;
-    for (const PlanMessage& m : step.receives) {
-      for (int p : m.parts) {
-        if (inPlace(p)) continue;
-        const PartView<T>& into = part(p);
-        const T* in = incoming + offset;
-        if (copies)
-          std::copy(in, in + into.n, into.data);
-        else
-          mergeFrom(m.peer, rank, in, into.data, into.n, op);
-        offset += into.n;
+    for (std::size_t s = first; s < last; ++s) {
+      const PlanStep& step = plan.steps[s];
+      const int tag = static_cast<int>(s);
+      for (const PlanMessage& m : step.receives) {
+        for (int p : m.parts) {
+          const PartView<T>& into = part(p);
+          if (!inPlace(step, m, p)) {
+            const T* in = incoming + offset;
+            if (step.action == Action::copy) {
+              std::copy(in, in + into.n, into.data);
+            } else {
+              if (into.initial && !moved[static_cast<std::size_t>(p)])
+                std::copy(into.initial, into.initial + into.n, into.data);
+              mergeFrom(m.peer, rank, in, into.data, into.n, op);
+            }
+            offset += into.n;
+          }
+          moved[static_cast<std::size_t>(p)] = 1;
+        }
+        if (recording) {
+          const std::string& phase = s < plan.phases.size() ? plan.phases[s] : std::string("step");
+          if (isLocal(m)) recording->sent(tag, rank, rank, m.peerParts);
+          recording->received(tag, m.peer, rank, m.parts, step.action, phase);
+        }
       }
       if (recording)
-        recording->received(tag, m.peer, rank, m.parts, step.action,
-                            s < plan.phases.size() ? plan.phases[s] : "step");
+        for (const PlanMessage& m : step.sends) recording->sent(tag, rank, m.peer, m.parts);
+      for (const PlanMessage& m : step.sends)
+        for (int p : m.parts) sentNow[static_cast<std::size_t>(p)] = 0;
+      for (const PlanMessage& m : step.receives)
+        for (int p : m.parts) writtenNow[static_cast<std::size_t>(p)] = 0;
     }
-    if (recording)
-      for (const PlanMessage& m : step.sends) recording->sent(tag, rank, m.peer, m.parts);
-    for (const PlanMessage& m : step.sends)
-      for (int p : m.parts) sentNow[static_cast<std::size_t>(p)] = 0;
+    first = last;
   }
+  // A part never written ends where it started: copy it to its data.
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    if (parts[p].initial && !moved[p] && parts[p].n)
+      std::copy(parts[p].initial, parts[p].initial + parts[p].n, parts[p].data);
 }
 
 }  // namespace coll

@@ -44,6 +44,7 @@ void startGroupSteps(const char* who, int groupSize, int commSize, const T* send
 // Z_P acting by rotation: t_k(x) = x + k.
 class CyclicGroup {
  public:
+  static constexpr int kPlanKey = 0;  // its part of a plan's cache key
   explicit CyclicGroup(int P) : P_(P) {
     if (P < 1) throw Error("coll::CyclicGroup: size must be >= 1, got " + std::to_string(P));
   }
@@ -61,6 +62,7 @@ class CyclicGroup {
 // contiguous memory range (position() applies the same reversal).
 class XorGroup {
  public:
+  static constexpr int kPlanKey = 1;  // its part of a plan's cache key
   explicit XorGroup(int P) : P_(P), bits_(0) {
     if (P < 1 || (P & (P - 1)) != 0)
       throw Error("coll::XorGroup: size must be a power of two, got " + std::to_string(P));

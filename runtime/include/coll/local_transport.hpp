@@ -6,6 +6,7 @@
 // within a step deadlocks; a receive that waits longer than the network's
 // timeout, or any rank failing, ends every rank's wait with an Error.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -27,54 +28,60 @@ namespace coll {
 class LocalNetwork {
  public:
   explicit LocalNetwork(int size, std::chrono::milliseconds timeout = std::chrono::seconds(60))
-      : size_(size), timeout_(timeout) {}
+      : size_(size), timeout_(timeout), boxes_(static_cast<std::size_t>(size > 0 ? size : 0)) {}
 
   int size() const { return size_; }
 
   void post(int src, int dst, int tag, std::vector<unsigned char> bytes) {
+    Mailbox& box = boxes_[static_cast<std::size_t>(dst)];
     {
-      std::lock_guard<std::mutex> lock(mutex_);
-      mail_[{src, dst, tag}].push_back(std::move(bytes));
+      std::lock_guard<std::mutex> lock(box.mutex);
+      box.mail[{src, tag}].push_back(std::move(bytes));
     }
-    arrived_.notify_all();
+    box.arrived.notify_one();  // only its owner waits on a mailbox
   }
 
   std::vector<unsigned char> take(int src, int dst, int tag) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    const Key key{src, dst, tag};
+    Mailbox& box = boxes_[static_cast<std::size_t>(dst)];
+    std::unique_lock<std::mutex> lock(box.mutex);
+    const Key key{src, tag};
     auto ready = [&] {
-      auto it = mail_.find(key);
-      return failed_ || (it != mail_.end() && !it->second.empty());
+      auto it = box.mail.find(key);
+      return failed_.load() || (it != box.mail.end() && !it->second.empty());
     };
-    if (!arrived_.wait_for(lock, timeout_, ready))
+    if (!box.arrived.wait_for(lock, timeout_, ready))
       throw Error("coll::LocalTransport: rank " + std::to_string(dst) +
                   " waited too long for rank " + std::to_string(src) + "'s message of step " +
                   std::to_string(tag));
     if (failed_) throw Error("coll::LocalTransport: another rank failed");
-    auto it = mail_.find(key);
+    auto it = box.mail.find(key);
     std::vector<unsigned char> bytes = std::move(it->second.front());
     it->second.pop_front();
-    if (it->second.empty()) mail_.erase(it);
+    if (it->second.empty()) box.mail.erase(it);
     return bytes;
   }
 
   // Ends every wait: a rank failed, so its messages never come.
   void fail() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      failed_ = true;
+    failed_ = true;
+    for (Mailbox& box : boxes_) {
+      { std::lock_guard<std::mutex> lock(box.mutex); }  // a waiter sees failed_ on waking
+      box.arrived.notify_all();
     }
-    arrived_.notify_all();
   }
 
  private:
-  using Key = std::tuple<int, int, int>;  // src, dst, tag
+  using Key = std::tuple<int, int>;  // src, tag
+  // One per receiving rank, so a message wakes only its receiver.
+  struct Mailbox {
+    std::mutex mutex;
+    std::condition_variable arrived;
+    std::map<Key, std::deque<std::vector<unsigned char>>> mail;
+  };
   int size_;
   std::chrono::milliseconds timeout_;
-  std::mutex mutex_;
-  std::condition_variable arrived_;
-  std::map<Key, std::deque<std::vector<unsigned char>>> mail_;
-  bool failed_ = false;
+  std::vector<Mailbox> boxes_;
+  std::atomic<bool> failed_{false};
 };
 
 class LocalTransport final : public Transport {

@@ -1,5 +1,7 @@
 #pragma once
-// Plans: a collective's step program as one rank runs it. A plan is what
+// Plans: a collective's step program as one rank runs it. Each family's
+// plan function lives with the family (coll/trees.hpp, coll/digits.hpp,
+// coll/scans.hpp). A plan is what
 // the compiler expands into the coll.program it proves (every rank's plan,
 // step by step) and what the executor (coll/executor.hpp) runs, so the
 // schedule that runs is the schedule that was proven. Plain C++17: no MPI,
@@ -15,7 +17,6 @@
 #include <string>
 #include <vector>
 
-#include "coll/trees.hpp"
 
 namespace coll {
 
@@ -63,9 +64,14 @@ struct PlanMessage {
   std::vector<int> parts, peerParts;
 };
 
+// A step's messages. A receive from this rank itself is a local copy or
+// merge of `peerParts` into `parts`, with no send listed. `withNext`: the
+// step runs in one exchange with the next (e.g. both ports of a Trivance
+// phase, seeds/002); see coll::execute for when that is allowed.
 struct PlanStep {
   Action action = Action::copy;
   std::vector<PlanMessage> sends, receives;
+  bool withNext = false;
 };
 
 struct Plan {
@@ -79,89 +85,14 @@ struct Plan {
   std::vector<PlanStep> steps;
 };
 
-// Whether a kind's tree moves one part per rank (the blocks of gather,
-// scatter, allgather and reduce_scatter) rather than one part in all.
-inline bool treeMovesBlocks(Kind kind) {
-  return kind == Kind::gather || kind == Kind::scatter || kind == Kind::allgather ||
-         kind == Kind::reduce_scatter;
-}
-
-// The plan of a tree collective (coll/trees.hpp) for rank `rank` of P: an
-// up pass (reduction order: each child's subtree to its parent) that
-// combines or gathers, and a down pass (the same edges backwards) that
-// broadcasts or scatters; a message carries the child's subtree's blocks,
-// or every part. Parts are absolute: block b is rank b's. Every step of the
-// program is in the plan, empty or not.
-inline Plan treePlan(Kind kind, const Tree& tree, int P, int root, int rank) {
+// A plan of `kind` for rank `rank` of `ranks` with no steps yet.
+inline Plan emptyPlan(Kind kind, int ranks, int rank, int parts = 1, int scratchParts = 0) {
   Plan plan;
   plan.kind = kind;
-  plan.ranks = P;
+  plan.ranks = ranks;
   plan.rank = rank;
-  const bool rooted = kind == Kind::broadcast || kind == Kind::reduce || kind == Kind::gather ||
-                      kind == Kind::scatter;
-  plan.root = rooted ? root : -1;
-  if (!rooted) root = 0;
-  const bool blocks = treeMovesBlocks(kind);
-  plan.parts = blocks ? P : 1;
-  if (P <= 1) return plan;
-  bool up = false, down = false, upCombines = false, downScatters = false;
-  const char* upPhase = "reduce";
-  const char* downPhase = "broadcast";
-  switch (kind) {
-    case Kind::reduce: up = upCombines = true; break;
-    case Kind::allreduce: up = upCombines = down = true; break;
-    case Kind::barrier:
-      up = upCombines = down = true;
-      upPhase = "arrive";
-      downPhase = "release";
-      break;
-    case Kind::broadcast: down = true; break;
-    case Kind::gather: up = true; upPhase = "gather"; break;
-    case Kind::scatter: down = downScatters = true; downPhase = "scatter"; break;
-    case Kind::allgather:  // HPX: gather up, broadcast every block down
-      up = down = true;
-      upPhase = "gather";
-      break;
-    case Kind::reduce_scatter:
-      up = upCombines = down = downScatters = true;
-      downPhase = "scatter";
-      break;
-    default: return plan;  // trees serve no other kind
-  }
-  const int levels = treeSteps(tree, P);
-  auto absolute = [&](int r) { return (r + root) % P; };
-  auto allParts = [&] {
-    std::vector<int> all(static_cast<std::size_t>(plan.parts));
-    for (int b = 0; b < plan.parts; ++b) all[static_cast<std::size_t>(b)] = b;
-    return all;
-  };
-  auto subtree = [&](const TreeEdge& e) {
-    std::vector<int> run;
-    for (int i = 0; i < e.span; ++i) run.push_back(absolute(e.child + i));
-    return run;
-  };
-  const int rel = (rank - root + P) % P;
-  const std::vector<TreeEdge> edges = treeEdgesOf(tree, P, rel);
-  const int passes = (up ? 1 : 0) + (down ? 1 : 0);
-  plan.steps.resize(static_cast<std::size_t>(passes * levels));
-  for (int s = 0; s < passes * levels; ++s)
-    plan.phases.push_back(up && s < levels ? upPhase : downPhase);
-  const int downBase = up ? levels : 0;
-  for (const TreeEdge& e : edges) {
-    const bool child = e.child == rel;  // this rank is the edge's child
-    const int peer = absolute(child ? e.parent : e.child);
-    if (up) {
-      PlanStep& step = plan.steps[static_cast<std::size_t>(e.step)];
-      step.action = upCombines ? Action::combine : Action::copy;
-      std::vector<int> parts = blocks && !upCombines ? subtree(e) : allParts();
-      (child ? step.sends : step.receives).push_back({peer, parts, parts});
-    }
-    if (down) {
-      PlanStep& step = plan.steps[static_cast<std::size_t>(downBase + levels - 1 - e.step)];
-      std::vector<int> parts = downScatters ? subtree(e) : allParts();
-      (child ? step.receives : step.sends).push_back({peer, parts, parts});
-    }
-  }
+  plan.parts = parts;
+  plan.scratchParts = scratchParts;
   return plan;
 }
 

@@ -1,17 +1,19 @@
 #pragma once
 // Everything generated collectives need: Comm, groups, Workspace, trees,
-// plans and their executor, digit routings, butterfly plans, PeerSteps,
+// plans and their executor, digit routings, butterfly plans, merges,
 // VectorSteps, operators.
 
 #include "coll/butterfly.hpp"
+#include "coll/collectives.hpp"
 #include "coll/digits.hpp"
 #include "coll/executor.hpp"
+#include "coll/group_moves.hpp"
 #include "coll/groups.hpp"
-#include "coll/peer_steps.hpp"
+#include "coll/merge.hpp"
 #include "coll/plan.hpp"
 #include "coll/reconfiguration.hpp"
+#include "coll/scans.hpp"
 #include "coll/transport.hpp"
-#include "coll/tree_collectives.hpp"
 #include "coll/tree_pipeline.hpp"
 #include "coll/trees.hpp"
 #include "coll/vector_steps.hpp"

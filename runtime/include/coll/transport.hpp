@@ -65,6 +65,8 @@ class Transport {
   // One step of a schedule: send `sends` (in order) to rank `to` and receive
   // `recvs` (in order) from rank `from`, concurrently; either may be kNoPeer
   // (then its segment list is ignored). Returns when both sides are complete.
+  // The segments of one side are one message: the receiver may cut its
+  // memory into other segments, only the byte sequence must agree.
   // A peer with no bytes to move still exchanges one empty message, so a
   // step always synchronizes its ranks. `tag` distinguishes steps.
   virtual void exchange(const SendSegment* sends, std::size_t numSends, int to,
@@ -102,11 +104,41 @@ class MpiTransport final : public Transport {
   int rank_ = 0;
   int size_ = 0;
   int tagUpperBound_ = 32767;  // the MPI-guaranteed minimum until queried
+  // One side of an exchange as one MPI message (see describe()).
+  struct Message {
+    const void* base = nullptr;
+    int count = 0;
+    MPI_Datatype type = MPI_BYTE;
+    std::size_t bytes = 0;
+  };
+  // Where small scattered messages of a step are packed: `used` bytes of
+  // the region at `base` so far; receives are unpacked after the step.
+  struct Packing {
+    char* base;
+    std::size_t used;
+    bool receives;
+  };
+  struct Unpack {
+    std::size_t from;  // offset in packBuffer_
+    void* to;
+    std::size_t bytes;
+  };
+  void describe(const void* const* data, const std::size_t* bytes, std::size_t n, Message& message,
+                Packing* packing);
+
   // Reused across steps so a step does not allocate once warmed up.
   std::vector<MPI_Request> requests_;
   std::vector<MPI_Status> statuses_;
-  std::vector<std::size_t> expectedBytes_;  // per request; only recvs are checked
+  std::vector<std::size_t> expectedBytes_;  // per receive request
   std::vector<int> sources_;                // per receive request, for messages
+  std::vector<MPI_Datatype> recvTypes_;     // per receive request
+  std::vector<MPI_Datatype> types_;         // made for this step, freed at its end
+  std::vector<const void*> segmentData_;
+  std::vector<std::size_t> segmentBytes_;
+  std::vector<int> blockLengths_;
+  std::vector<MPI_Aint> displacements_;
+  std::vector<char> packBuffer_;
+  std::vector<Unpack> unpack_;
 };
 
 // What the executor (coll/executor.hpp) builds per step, kept in the Comm
@@ -114,7 +146,9 @@ class MpiTransport final : public Transport {
 // warmed up.
 struct ExecutorBuffers {
   std::vector<unsigned char> staging;  // messages to merge, or to copy over a part also sent
-  std::vector<char> sentNow;           // per part: sent in the current step
+  std::vector<char> sentNow;           // per part: sent in the current step (or group)
+  std::vector<char> writtenNow;        // per part: written by an earlier step of the group
+  std::vector<char> moved;             // per part: written since the start (left its initial)
   std::vector<SendSegment> sendSegs;
   std::vector<RecvSegment> recvSegs;
   std::vector<PeerExchange> exchanges;

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "coll/peer_steps.hpp"
+#include "coll/merge.hpp"
 #include "coll/segments.hpp"
 #include "coll/transport.hpp"
 #include "coll/trees.hpp"

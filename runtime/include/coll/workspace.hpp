@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "coll/group_moves.hpp"
 #include "coll/groups.hpp"
 #include "coll/segments.hpp"
 #include "coll/transport.hpp"
@@ -193,21 +194,6 @@ class Workspace {
   std::vector<RecvSegment> recvSegs_;
 };
 
-// A group-level move, as a pipelined schedule lists it.
-struct GroupMove {
-  int from, to, vectors;
-  bool combine;
-};
-
-// Records a schedule's moves through Workspace's calls, for runPipelined.
-class MoveList {
- public:
-  template <class Op>
-  void combine(int from, int to, int vectors, Op) { moves.push_back({from, to, vectors, true}); }
-  void copy(int from, int to, int vectors) { moves.push_back({from, to, vectors, false}); }
-  std::vector<GroupMove> moves;
-};
-
 // `segments = S`: the buffer is cut into S consecutive segments (the first
 // count % S one element longer), each its own Workspace running the same
 // moves. In super-step t segment j runs move t - j, and all messages of a
@@ -246,7 +232,7 @@ void runPipelined(Comm& comm, const Group& group, const T* send, T* recv, std::s
     if (!exchanges.empty()) comm.transport().exchangeAll(exchanges.data(), exchanges.size(), t);
     for (int j : active) {
       Workspace<T, Group>& part = *parts[static_cast<std::size_t>(j)];
-      if (moves[static_cast<std::size_t>(t - j)].combine)
+      if (moves[static_cast<std::size_t>(t - j)].action == Action::combine)
         part.completeCombine(op);
       else
         part.completeCopy();

@@ -2,8 +2,9 @@
 //
 // The group algebra of design.md 3.1 (seeds/003): an abelian group of
 // permutations acting regularly on the ranks, and the schedules on it as
-// sequences of group-level moves. The expansion pass turns each move into
-// per-rank transfers; the C++ emitter writes the same loops for run time.
+// sequences of group-level moves (the runtime's coll/group_moves.hpp). The
+// expansion pass turns each move into per-rank transfers (coll::moveSend);
+// generated code runs the same moves' plan (coll::groupPlan).
 //
 //===----------------------------------------------------------------------===//
 #ifndef COLL_PASSES_GROUPSCHEDULE_H
@@ -11,6 +12,7 @@
 
 #include "coll/Dialect/CollOps.h"
 #include "coll/butterfly.hpp"
+#include "coll/group_moves.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -41,6 +43,8 @@ public:
   /// The memory chunk that holds `part` (the xor group bit-reverses, so
   /// that every message of recursive halving is one contiguous range).
   int64_t chunkOfPart(int64_t part) const;
+  /// The same, as the runtime's groups spell it (coll/group_moves.hpp).
+  int64_t position(int64_t part) const { return chunkOfPart(part); }
 
 private:
   int64_t normalize(int64_t k) const { return ((k % P) + P) % P; }
@@ -58,14 +62,6 @@ private:
 /// moves by one element for the butterfly. Fails with the reason.
 mlir::FailureOr<std::vector<int64_t>> enumerateGroup(CollectiveOp spec,
                                                      std::string &why);
-
-/// Move the vectors at placements from .. from+vectors-1 onto
-/// to .. to+vectors-1 by the one permutation t_to t_from^{-1}.
-struct GroupMove {
-  int64_t from, to, vectors;
-  StepKind kind;
-  const char *phase;
-};
 
 /// One message of a step: `sent` parts of `src` arrive at `dst`, which
 /// takes the i-th as its part `received[i]`.
@@ -94,10 +90,9 @@ transfersOfVectorMoves(const GroupAlgebra &group,
 /// The transfers of `step`: its own, or those its group move implies.
 std::vector<Transfer> transfersOfStep(StepOp step);
 
-/// The moves of `schedule` for P ranks and a collective `kind`: allreduce
-/// reduces onto one placement and copies it to all; reduce_scatter stops
-/// when the sum sits at placement 0 (part x on rank x); allgather starts
-/// from placement 0 (each rank's own block) and only copies.
+/// The moves of `schedule` for P ranks and a collective `kind`: the
+/// runtime's coll::groupMoves (coll/group_moves.hpp), which generated code
+/// runs.
 std::vector<GroupMove>
 expandGroupSchedule(ScheduleKind schedule, int64_t P,
                     CollectiveKind kind = CollectiveKind::allreduce);

@@ -1,7 +1,7 @@
 //===- TreeSchedule.h - tree schedules of rooted collectives ----*- C++ -*-===//
 //
 // Trees (flat, binomial, chain, hierarchical) come from the runtime's
-// coll/trees.hpp and their plans from coll/plan.hpp (coll::treePlan), the
+// coll/trees.hpp with their plans (coll::treePlan), the
 // functions generated code runs, so the program the verifier proves is the
 // schedule that runs.
 //
@@ -10,16 +10,12 @@
 #define COLL_PASSES_TREESCHEDULE_H
 
 #include "coll/Dialect/CollOps.h"
-#include "coll/plan.hpp"
 #include "coll/trees.hpp"
 
 namespace coll {
 
 /// The runtime tree a tree-scheduled spec names.
 Tree treeOf(CollectiveOp spec);
-
-/// The runtime's name of a collective kind (coll::Kind spells them alike).
-Kind runtimeKind(CollectiveKind kind);
 
 /// Builds the coll.program of a tree-scheduled `spec` for P ranks at the
 /// builder's insertion point: every rank's coll::treePlan, step by step.

@@ -1,0 +1,279 @@
+#pragma once
+// Collectives through the one executor: for each family, the layout of
+// each kind's buffers as parts, the family's plan (the function the
+// compiler expands and proves: coll::treePlan, digitPlan, trivancePlan,
+// scanPlan, groupPlan, doublingPlan), cached in the Comm, and coll::execute. Generated headers call
+// these; so do the tests, on LocalTransport.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "coll/executor.hpp"
+#include "coll/digits.hpp"
+#include "coll/group_moves.hpp"
+#include "coll/groups.hpp"
+#include "coll/plan.hpp"
+#include "coll/scans.hpp"
+#include "coll/transport.hpp"
+#include "coll/trees.hpp"
+
+namespace coll {
+
+// The Comm's cache key of a plan: the family's name and the plan
+// function's arguments as bytes, made on the stack without formatting (a
+// collective called in a loop looks its plan up on every call).
+class PlanKey {
+ public:
+  PlanKey(std::string_view family, std::initializer_list<int> args) {
+    if (family.size() + args.size() * sizeof(int) > sizeof(bytes_))
+      throw Error("coll::PlanKey: the key of '" + std::string(family) + "' is too long");
+    std::memcpy(bytes_, family.data(), family.size());
+    size_ = family.size();
+    for (int a : args) {
+      std::memcpy(bytes_ + size_, &a, sizeof(int));
+      size_ += sizeof(int);
+    }
+  }
+  std::string_view view() const { return {bytes_, size_}; }
+
+ private:
+  char bytes_[64];
+  std::size_t size_ = 0;
+};
+
+// The keys of the families' plans in the Comm's cache (the tests use them
+// to put a wrong plan there).
+inline PlanKey treePlanKey(Kind kind, const Tree& tree, int root) {
+  return PlanKey("coll::treePlan", {static_cast<int>(kind), static_cast<int>(tree.shape),
+                                    tree.arity, tree.flatBelow, root});
+}
+inline PlanKey digitPlanKey(const Digits& digits) {
+  return PlanKey("coll::digitPlan", {static_cast<int>(digits.system), digits.radix});
+}
+template <class Group>
+PlanKey groupPlanKey(Kind kind, GroupSchedule schedule) {
+  return PlanKey("coll::groupPlan", {static_cast<int>(kind), static_cast<int>(schedule), Group::kPlanKey});
+}
+inline PlanKey doublingPlanKey() { return PlanKey("coll::doublingPlan", {}); }
+inline PlanKey trivancePlanKey() { return PlanKey("coll::trivancePlan", {}); }
+inline PlanKey scanPlanKey(Kind kind, ScanSchedule schedule) {
+  return PlanKey("coll::scanPlan", {static_cast<int>(kind), static_cast<int>(schedule)});
+}
+
+// For the kinds that only move data: the executor never merges.
+struct NoMerge {
+  template <class T>
+  T operator()(const T& a, const T&) const {
+    return a;
+  }
+};
+
+// Runs the tree collective of `kind` on comm. Buffers, by kind (count
+// elements per block):
+//   reduce, allreduce:  send (count), recv (count; reduce: the root's only);
+//   broadcast:          recv (count) is the buffer, send is ignored;
+//   gather:             send (count), recv (P blocks, the root's only);
+//   scatter:            send (P blocks, the root's only), recv (count);
+//   allgather:          send (count), recv (P blocks);
+//   reduce_scatter:     send (P blocks), recv (count);
+//   barrier:            no buffers (count 0).
+// Block b of a P-block buffer is rank b's. `op` merges the lower rank's
+// value first.
+template <class T, class Op>
+void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T* recv,
+             std::size_t count, Op op) {
+  const int P = comm.size(), rank = comm.rank();
+  const Plan& plan = comm.plan<Plan>(treePlanKey(kind, tree, root).view(), [&] {
+    return treePlan(kind, tree, P, root, rank);
+  });
+  const bool isRoot = rank == root;
+  std::vector<T> scratch;
+  std::vector<PartView<T>> parts(static_cast<std::size_t>(plan.parts));
+  auto block = [&](T* base, int b) { return base + static_cast<std::size_t>(b) * count; };
+  switch (kind) {
+    case Kind::reduce:
+    case Kind::allreduce: {
+      T* acc = recv;
+      if (kind == Kind::reduce && !isRoot) {
+        scratch.resize(count);
+        acc = scratch.data();
+      }
+      if (count && send != acc) std::copy(send, send + count, acc);
+      parts[0] = {acc, count};
+      break;
+    }
+    case Kind::broadcast:
+      parts[0] = {recv, count};
+      break;
+    case Kind::barrier:  // empty messages: a part of no elements needs no storage
+      parts[0] = {nullptr, 0};
+      break;
+    case Kind::gather:
+    case Kind::allgather: {
+      // Every block a rank may hold: the root's or everyone's recv, or
+      // scratch for the blocks of the subtree a rank forwards.
+      T* blocks = recv;
+      if (kind == Kind::gather && !isRoot) {
+        scratch.resize(static_cast<std::size_t>(P) * count);
+        blocks = scratch.data();
+      }
+      for (int b = 0; b < P; ++b) parts[static_cast<std::size_t>(b)] = {block(blocks, b), count};
+      if (count && send != block(blocks, rank)) std::copy(send, send + count, block(blocks, rank));
+      break;
+    }
+    case Kind::scatter:
+    case Kind::reduce_scatter: {
+      // The root's blocks (scatter) or every rank's (reduce_scatter) are
+      // merged into or forwarded from a copy; a rank's own block ends in
+      // recv.
+      scratch.resize(static_cast<std::size_t>(P) * count);
+      if (count && (kind == Kind::reduce_scatter || isRoot))
+        std::copy(send, send + static_cast<std::size_t>(P) * count, scratch.data());
+      for (int b = 0; b < P; ++b)
+        parts[static_cast<std::size_t>(b)] = {block(scratch.data(), b), count};
+      break;
+    }
+    default:
+      throw Error(std::string("coll::runTree: trees do not serve ") + kindName(kind));
+  }
+  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+  if ((kind == Kind::scatter || kind == Kind::reduce_scatter) && count)
+    std::copy(block(scratch.data(), rank), block(scratch.data(), rank) + count, recv);
+}
+
+// Runs the digit-routed alltoall (coll::digitPlan) on comm: send and recv
+// hold P blocks of count elements, send's block d for rank d, recv's block
+// s from rank s. Part j (offset j) starts as send's block rank + j and ends
+// as recv's block rank - j; in place (send == recv) the blocks are read
+// from a copy.
+template <class T>
+void runDigitAlltoall(Comm& comm, const Digits& digits, const T* send, T* recv,
+                      std::size_t count) {
+  const int P = comm.size(), rank = comm.rank();
+  const Plan& plan = comm.plan<Plan>(
+      digitPlanKey(digits).view(),
+      [&] { return digitPlan(digits, P, rank); });
+  std::vector<T> copy;
+  const T* from = send;
+  if (send == recv) {
+    copy.assign(send, send + static_cast<std::size_t>(P) * count);
+    from = copy.data();
+  }
+  std::vector<PartView<T>> parts(static_cast<std::size_t>(P));
+  for (int j = 0; j < P; ++j)
+    parts[static_cast<std::size_t>(j)] = {
+        recv + static_cast<std::size_t>((rank - j + P) % P) * count, count,
+        from + static_cast<std::size_t>((rank + j) % P) * count};
+  execute(comm.transport(), plan, parts, NoMerge{}, comm.recording(), &comm.executorBuffers());
+}
+
+// Runs the Trivance allreduce (coll::trivancePlan) on comm: send and recv
+// hold count elements (in place when send == recv).
+template <class T, class Op>
+void runTrivance(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
+  const int P = comm.size(), rank = comm.rank();
+  const Plan& plan = comm.plan<Plan>(trivancePlanKey().view(),
+                                     [&] { return trivancePlan(P, rank); });
+  std::vector<T> scratch(count);
+  std::vector<PartView<T>> parts{{recv, count, send == recv ? nullptr : send},
+                                 {scratch.data(), count, nullptr}};
+  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+}
+
+// Runs an inclusive or exclusive scan (coll::scanPlan) on comm: send and
+// recv hold count elements (in place when send == recv). An exclusive
+// scan carries the inclusive prefix in a copy of send and leaves rank 0's
+// recv as it is.
+template <class T, class Op>
+void runScan(Comm& comm, Kind kind, ScanSchedule schedule, const T* send, T* recv,
+             std::size_t count, Op op) {
+  const int P = comm.size(), rank = comm.rank();
+  const Plan& plan = comm.plan<Plan>(
+      scanPlanKey(kind, schedule).view(),
+      [&] { return scanPlan(kind, schedule, P, rank); });
+  if (kind == Kind::exclusive_scan) {
+    std::vector<T> carry(send, send + count);
+    std::vector<PartView<T>> parts{{carry.data(), count, nullptr}, {recv, count, nullptr}};
+    execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+    return;
+  }
+  std::vector<PartView<T>> parts{{recv, count, send == recv ? nullptr : send}};
+  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+}
+
+// Runs a group schedule's moves (coll::groupMoves, coll::groupPlan) on
+// `group` (CyclicGroup or XorGroup of comm's size). Buffers, by kind:
+//   allreduce:       send, recv (count); part b is chunk group.position(b)
+//                    of the buffer (count cut into P chunks, the first
+//                    count % P one element longer);
+//   reduce_scatter:  send (P blocks of count, block b for rank b), recv
+//                    (count); part b is block b, merged in scratch, the
+//                    rank's own in recv;
+//   allgather:       send (count), recv (P blocks); part b is recv's block b.
+// In place when send == recv (allreduce), recv inside send (reduce_scatter:
+// MPI_IN_PLACE's recv == send), send == recv + rank * count (allgather).
+template <class T, class Group, class Op>
+void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group, const T* send,
+              T* recv, std::size_t count, Op op) {
+  const int P = comm.size(), rank = comm.rank();
+  if (group.size() != P)
+    throw Error("coll::runGroup: group size " + std::to_string(group.size()) +
+                " does not match communicator size " + std::to_string(P));
+  const Plan& plan = comm.plan<Plan>(groupPlanKey<Group>(kind, schedule).view(), [&] {
+    return groupPlan(kind, groupMoves(schedule, kind, P), group, P, rank);
+  });
+  auto startingAt = [](const T* initial, const T* data) { return initial == data ? nullptr : initial; };
+  std::vector<T> scratch;
+  bool recvInSend = false;
+  std::vector<PartView<T>> parts(static_cast<std::size_t>(P));
+  auto block = [&](auto* base, int b) { return base + static_cast<std::size_t>(b) * count; };
+  switch (kind) {
+    case Kind::allreduce:
+      for (int b = 0; b < P; ++b) {
+        const int chunk = group.position(b);
+        const std::size_t at = detail::chunkOffset(count, P, chunk);
+        const std::size_t n = detail::chunkOffset(count, P, chunk + 1) - at;
+        parts[static_cast<std::size_t>(b)] = {recv + at, n, startingAt(send + at, recv + at)};
+      }
+      break;
+    case Kind::reduce_scatter: {
+      // The rank's own block is merged in recv, unless recv lies in send
+      // (in place: MPI_IN_PLACE puts the result at the start of send).
+      scratch.resize(static_cast<std::size_t>(P) * count);
+      const std::less<const T*> before;
+      recvInSend = !before(recv, send) && before(recv, block(send, P));
+      for (int b = 0; b < P; ++b) {
+        T* data = b == rank && !recvInSend ? recv : block(scratch.data(), b);
+        parts[static_cast<std::size_t>(b)] = {data, count, block(send, b)};
+      }
+      break;
+    }
+    case Kind::allgather:
+      for (int b = 0; b < P; ++b)
+        parts[static_cast<std::size_t>(b)] = {
+            block(recv, b), count, b == rank ? startingAt(send, block(recv, b)) : nullptr};
+      break;
+    default:
+      throw Error(std::string("coll::runGroup: group schedules do not serve ") + kindName(kind));
+  }
+  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+  if (recvInSend) std::copy(block(scratch.data(), rank), block(scratch.data(), rank) + count, recv);
+}
+
+// Runs recursive doubling (coll::doublingPlan) on comm: send and recv hold
+// count elements (in place when send == recv).
+template <class T, class Op>
+void runDoubling(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
+  const int P = comm.size(), rank = comm.rank();
+  const Plan& plan = comm.plan<Plan>(doublingPlanKey().view(), [&] { return doublingPlan(P, rank); });
+  std::vector<PartView<T>> parts{{recv, count, send == recv ? nullptr : send}};
+  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+}
+
+}  // namespace coll

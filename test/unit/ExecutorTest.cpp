@@ -1,0 +1,161 @@
+// The one executor (runtime/include/coll/executor.hpp) on in-process ranks
+// (coll::LocalTransport): parts that start elsewhere, local merges, steps
+// run in one exchange, and the errors it names.
+#include "coll/collectives.hpp"
+#include "coll/executor.hpp"
+#include "coll/local_transport.hpp"
+
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace coll;
+
+namespace {
+
+struct Add {
+  int operator()(int a, int b) const { return a + b; }
+};
+
+/// Runs body(comm) on P local ranks and returns the first error's text,
+/// or "" when every rank finished.
+std::string errorOf(int P, const std::function<void(Comm &)> &body) {
+  try {
+    runLocal(P, body, std::chrono::seconds(10));
+  } catch (const std::exception &e) {
+    return e.what();
+  }
+  return "";
+}
+
+Plan emptyPlan(int P, int rank, int parts) {
+  Plan plan;
+  plan.ranks = P;
+  plan.rank = rank;
+  plan.parts = parts;
+  return plan;
+}
+
+} // namespace
+
+TEST_CASE("a part that starts at `initial` is read there and ends in data") {
+  // Rank 0 sends part 0 (from its initial) to rank 1, which copies it into
+  // part 0; rank 0's part 1 is never written and is copied to data at the end.
+  std::vector<std::vector<int>> data(2, std::vector<int>(4, -1));
+  const std::vector<int> source = {10, 11, 20, 21};
+  REQUIRE(errorOf(2, [&](Comm &comm) {
+            const int r = comm.rank();
+            Plan plan = emptyPlan(2, r, 2);
+            plan.steps.resize(1);
+            if (r == 0)
+              plan.steps[0].sends.push_back({1, {0}, {0}});
+            else
+              plan.steps[0].receives.push_back({0, {0}, {0}});
+            std::vector<PartView<int>> parts{
+                {data[r].data(), 2, r == 0 ? source.data() : nullptr},
+                {data[r].data() + 2, 2, r == 0 ? source.data() + 2 : nullptr}};
+            execute(comm.transport(), plan, parts, Add{});
+          }) == "");
+  CHECK(data[0] == std::vector<int>{10, 11, 20, 21});
+  CHECK(data[1] == std::vector<int>{10, 11, -1, -1});
+}
+
+TEST_CASE("a merge into a part still at `initial` starts from its initial value") {
+  std::vector<std::vector<int>> data(2, std::vector<int>(1, -1));
+  const int initial[2] = {5, 7};
+  REQUIRE(errorOf(2, [&](Comm &comm) {
+            const int r = comm.rank();
+            Plan plan = emptyPlan(2, r, 1);
+            plan.steps.resize(1);
+            plan.steps[0].action = Action::combine;
+            if (r == 1)
+              plan.steps[0].sends.push_back({0, {0}, {0}});
+            else
+              plan.steps[0].receives.push_back({1, {0}, {0}});
+            std::vector<PartView<int>> parts{{data[r].data(), 1, &initial[r]}};
+            execute(comm.transport(), plan, parts, Add{});
+          }) == "");
+  CHECK(data[0][0] == 12);
+  CHECK(data[1][0] == 7);
+}
+
+TEST_CASE("a receive from the rank itself is a local merge") {
+  std::vector<int> values = {3, 4};
+  REQUIRE(errorOf(1, [&](Comm &comm) {
+            Plan plan = emptyPlan(1, 0, 2);
+            plan.steps.resize(1);
+            plan.steps[0].action = Action::fold;
+            plan.steps[0].receives.push_back({0, {0}, {1}});
+            std::vector<PartView<int>> parts{{&values[0], 1}, {&values[1], 1}};
+            Recording recording;
+            execute(comm.transport(), plan, parts, Add{}, &recording);
+            CHECK(recording.program("local") ==
+                  "coll.program @local attributes {kind = #coll.kind<allreduce>, "
+                  "num_parts = 2 : i64, num_ranks = 1 : i64, op = #coll.op<sum>} {\n"
+                  "  coll.step \"step\" fold {0 -> 0 [1] into [0]}\n"
+                  "}\n");
+          }) == "");
+  CHECK(values == std::vector<int>{7, 4});
+}
+
+TEST_CASE("steps run in one exchange must not touch what an earlier one writes") {
+  // Step 0 copies rank 1's part 0 into rank 0's part 0; step 1 (in the same
+  // exchange) sends rank 0's part 0 on: sequentially it would send the new
+  // value, in one exchange the old one, so the executor refuses.
+  std::string error = errorOf(2, [&](Comm &comm) {
+    const int r = comm.rank();
+    Plan plan = emptyPlan(2, r, 1);
+    plan.steps.resize(2);
+    plan.steps[0].withNext = true;
+    if (r == 1) {
+      plan.steps[0].sends.push_back({0, {0}, {0}});
+      plan.steps[1].receives.push_back({0, {0}, {0}});
+    } else {
+      plan.steps[0].receives.push_back({1, {0}, {0}});
+      plan.steps[1].sends.push_back({1, {0}, {0}});
+    }
+    int value = r;
+    std::vector<PartView<int>> parts{{&value, 1}};
+    execute(comm.transport(), plan, parts, Add{});
+  });
+  CHECK(error == "coll::execute: step 1 of rank 0 touches part 0, which an earlier step of "
+                 "its group writes");
+}
+
+TEST_CASE("a Trivance phase's two messages run in one exchange") {
+  // P = 3: one phase; every rank ends with the sum, and the recording
+  // holds the program's three steps.
+  std::vector<int> values = {1, 2, 4};
+  auto recording = std::make_shared<Recording>();
+  REQUIRE(errorOf(3, [&](Comm &comm) {
+            comm.setRecording(recording);
+            int v = values[static_cast<std::size_t>(comm.rank())];
+            runTrivance(comm, &v, &values[static_cast<std::size_t>(comm.rank())], 1, Add{});
+          }) == "");
+  CHECK(values == std::vector<int>{7, 7, 7});
+  CHECK(recording->program("trivance") ==
+        "coll.program @trivance attributes {kind = #coll.kind<allreduce>, num_parts = 2 : i64, "
+        "num_scratch_parts = 1 : i64, num_ranks = 3 : i64, op = #coll.op<sum>} {\n"
+        "  coll.step \"phase 0\" copy {0 -> 1 [0] into [1], 1 -> 2 [0] into [1], "
+        "2 -> 0 [0] into [1]}\n"
+        "  coll.step \"phase 0\" fold {0 -> 2 [0], 1 -> 0 [0], 2 -> 1 [0]}\n"
+        "  coll.step \"phase 0\" fold {0 -> 0 [1] into [0], 1 -> 1 [1] into [0], "
+        "2 -> 2 [1] into [0]}\n"
+        "}\n");
+}
+
+TEST_CASE("the executor names a plan for another rank or layout") {
+  CHECK(errorOf(2, [&](Comm &comm) {
+          Plan plan = emptyPlan(3, comm.rank(), 1);
+          int v = 0;
+          execute(comm.transport(), plan, std::vector<PartView<int>>{{&v, 1}}, Add{});
+        }) == "coll::execute: the plan is for rank 0 of 3, the transport is rank 0 of 2");
+  CHECK(errorOf(1, [&](Comm &comm) {
+          Plan plan = emptyPlan(1, comm.rank(), 2);
+          int v = 0;
+          execute(comm.transport(), plan, std::vector<PartView<int>>{{&v, 1}}, Add{});
+        }) == "coll::execute: the plan has 2 parts, the layout 1");
+}
