@@ -153,27 +153,42 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
       types.clear();
     }
   } freeTypes{types_};
-  // A failed post must not leave earlier requests writing into buffers the
-  // caller frees while the exception unwinds: cancel and complete them.
-  auto post = [&](int code, const char* what) {
-    if (code == MPI_SUCCESS) return;
+  // A failure must not leave requests writing into buffers the caller
+  // frees while the exception unwinds: cancel and complete them first.
+  auto abandon = [&] {
     for (MPI_Request& r : requests_)
       if (r != MPI_REQUEST_NULL) {
         MPI_Cancel(&r);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
       }
+  };
+  auto post = [&](int code, const char* what) {
+    if (code == MPI_SUCCESS) return;
+    abandon();
     check(code, what);
+  };
+  auto describeOrAbandon = [&](Message& message, Packing* packing) {
+    try {
+      describe(segmentData_.data(), segmentBytes_.data(), segmentData_.size(), message, packing);
+    } catch (...) {
+      abandon();
+      throw;
+    }
   };
 
   // Small scattered messages are packed (a datatype costs more than the
   // copy): room for all of the step's bytes is made before anything is
   // posted, so the buffers never move under a pending request.
+  // (At most the sides of several segments and kPackBelowBytes or fewer.)
   std::size_t stepBytes = 0;
+  auto packable = [](auto* segments, std::size_t count) {
+    std::size_t bytes = 0;
+    for (std::size_t s = 0; s < count; ++s) bytes += segments[s].bytes;
+    return count > 1 && bytes <= kPackBelowBytes ? bytes : 0;
+  };
   for (std::size_t e = 0; e < n; ++e) {
-    for (std::size_t s = 0; s < exchanges[e].numSends && exchanges[e].to != kNoPeer; ++s)
-      stepBytes += exchanges[e].sends[s].bytes;
-    for (std::size_t s = 0; s < exchanges[e].numRecvs && exchanges[e].from != kNoPeer; ++s)
-      stepBytes += exchanges[e].recvs[s].bytes;
+    if (exchanges[e].to != kNoPeer) stepBytes += packable(exchanges[e].sends, exchanges[e].numSends);
+    if (exchanges[e].from != kNoPeer) stepBytes += packable(exchanges[e].recvs, exchanges[e].numRecvs);
   }
   if (packBuffer_.size() < stepBytes) packBuffer_.resize(stepBytes);
   Packing packedRecv{packBuffer_.data(), 0, true}, packedSend{nullptr, 0, false};
@@ -193,7 +208,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
       segmentData_.push_back(x.recvs[s].data);
       segmentBytes_.push_back(x.recvs[s].bytes);
     }
-    describe(segmentData_.data(), segmentBytes_.data(), segmentData_.size(), message, &packedRecv);
+    describeOrAbandon(message, &packedRecv);
     requests_.push_back(MPI_REQUEST_NULL);
     expectedBytes_.push_back(message.bytes);
     sources_.push_back(x.from);
@@ -213,7 +228,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
       segmentData_.push_back(x.sends[s].data);
       segmentBytes_.push_back(x.sends[s].bytes);
     }
-    describe(segmentData_.data(), segmentBytes_.data(), segmentData_.size(), message, &packedSend);
+    describeOrAbandon(message, &packedSend);
     requests_.push_back(MPI_REQUEST_NULL);
     post(MPI_Isend(message.base, message.count, message.type, x.to, mpiTag, comm_,
                    &requests_.back()),
@@ -223,6 +238,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
 
   statuses_.resize(requests_.size());
   const int rc = MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
+  if (rc != MPI_SUCCESS) abandon();  // requests still pending (MPI_ERR_PENDING)
   if (rc == MPI_ERR_IN_STATUS) {
     for (const MPI_Status& st : statuses_)
       if (st.MPI_ERROR != MPI_SUCCESS && st.MPI_ERROR != MPI_ERR_PENDING) check(st.MPI_ERROR, "MPI_Waitall");

@@ -31,7 +31,7 @@ std::string errorOf(int P, const std::function<void(Comm &)> &body) {
   return "";
 }
 
-Plan emptyPlan(int P, int rank, int parts) {
+Plan blankPlan(int P, int rank, int parts) {
   Plan plan;
   plan.ranks = P;
   plan.rank = rank;
@@ -48,7 +48,7 @@ TEST_CASE("a part that starts at `initial` is read there and ends in data") {
   const std::vector<int> source = {10, 11, 20, 21};
   REQUIRE(errorOf(2, [&](Comm &comm) {
             const int r = comm.rank();
-            Plan plan = emptyPlan(2, r, 2);
+            Plan plan = blankPlan(2, r, 2);
             plan.steps.resize(1);
             if (r == 0)
               plan.steps[0].sends.push_back({1, {0}, {0}});
@@ -68,7 +68,7 @@ TEST_CASE("a merge into a part still at `initial` starts from its initial value"
   const int initial[2] = {5, 7};
   REQUIRE(errorOf(2, [&](Comm &comm) {
             const int r = comm.rank();
-            Plan plan = emptyPlan(2, r, 1);
+            Plan plan = blankPlan(2, r, 1);
             plan.steps.resize(1);
             plan.steps[0].action = Action::combine;
             if (r == 1)
@@ -85,7 +85,7 @@ TEST_CASE("a merge into a part still at `initial` starts from its initial value"
 TEST_CASE("a receive from the rank itself is a local merge") {
   std::vector<int> values = {3, 4};
   REQUIRE(errorOf(1, [&](Comm &comm) {
-            Plan plan = emptyPlan(1, 0, 2);
+            Plan plan = blankPlan(1, 0, 2);
             plan.steps.resize(1);
             plan.steps[0].action = Action::fold;
             plan.steps[0].receives.push_back({0, {0}, {1}});
@@ -107,7 +107,7 @@ TEST_CASE("steps run in one exchange must not touch what an earlier one writes")
   // value, in one exchange the old one, so the executor refuses.
   std::string error = errorOf(2, [&](Comm &comm) {
     const int r = comm.rank();
-    Plan plan = emptyPlan(2, r, 1);
+    Plan plan = blankPlan(2, r, 1);
     plan.steps.resize(2);
     plan.steps[0].withNext = true;
     if (r == 1) {
@@ -123,6 +123,30 @@ TEST_CASE("steps run in one exchange must not touch what an earlier one writes")
   });
   CHECK(error == "coll::execute: step 1 of rank 0 touches part 0, which an earlier step of "
                  "its group writes");
+}
+
+TEST_CASE("in one exchange, a part sent by one step is received by the next") {
+  // Rank 0 sends its part 0 in step 0 and receives a new part 0 in step 1,
+  // both in one exchange: the send reads the old value, the receive must
+  // still be filed (it was staged, since the group sends that part).
+  std::vector<std::vector<int>> values = {{10, 11}, {20, 21}};
+  REQUIRE(errorOf(2, [&](Comm &comm) {
+            const int r = comm.rank();
+            Plan plan = blankPlan(2, r, 2);
+            plan.steps.resize(2);
+            plan.steps[0].withNext = true;
+            if (r == 0) {
+              plan.steps[0].sends.push_back({1, {0}, {1}});
+              plan.steps[1].receives.push_back({1, {0}, {0}});
+            } else {
+              plan.steps[0].receives.push_back({0, {1}, {0}});
+              plan.steps[1].sends.push_back({0, {0}, {0}});
+            }
+            std::vector<PartView<int>> parts{{&values[r][0], 1}, {&values[r][1], 1}};
+            execute(comm.transport(), plan, parts, Add{});
+          }) == "");
+  CHECK(values[0] == std::vector<int>{20, 11});
+  CHECK(values[1] == std::vector<int>{20, 10});
 }
 
 TEST_CASE("a Trivance phase's two messages run in one exchange") {
@@ -149,12 +173,12 @@ TEST_CASE("a Trivance phase's two messages run in one exchange") {
 
 TEST_CASE("the executor names a plan for another rank or layout") {
   CHECK(errorOf(2, [&](Comm &comm) {
-          Plan plan = emptyPlan(3, comm.rank(), 1);
+          Plan plan = blankPlan(3, comm.rank(), 1);
           int v = 0;
           execute(comm.transport(), plan, std::vector<PartView<int>>{{&v, 1}}, Add{});
         }) == "coll::execute: the plan is for rank 0 of 3, the transport is rank 0 of 2");
   CHECK(errorOf(1, [&](Comm &comm) {
-          Plan plan = emptyPlan(1, comm.rank(), 2);
+          Plan plan = blankPlan(1, comm.rank(), 2);
           int v = 0;
           execute(comm.transport(), plan, std::vector<PartView<int>>{{&v, 1}}, Add{});
         }) == "coll::execute: the plan has 2 parts, the layout 1");

@@ -271,6 +271,9 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
 template <class T, class Op>
 void runDoubling(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
   const int P = comm.size(), rank = comm.rank();
+  if (P & (P - 1))
+    throw Error("coll::runDoubling: recursive doubling needs a power-of-two size, got " +
+                std::to_string(P));
   const Plan& plan = comm.plan<Plan>(doublingPlanKey().view(), [&] { return doublingPlan(P, rank); });
   std::vector<PartView<T>> parts{{recv, count, send == recv ? nullptr : send}};
   execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());

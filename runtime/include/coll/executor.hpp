@@ -256,15 +256,19 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
     }
     // A received part lands in place when its step copies it and the
     // group does not also send it from there; otherwise in `buffer` first.
-    auto inPlace = [&](const PlanStep& step, const PlanMessage& m, int p) {
-      return step.action == Action::copy && !isLocal(m) &&
-             !(sentNow[static_cast<std::size_t>(p)] && source(p) == part(p).data);
-    };
+    // Decided once per received part, in the group's order, before
+    // anything is filed (filing changes what is sent and where parts are).
+    std::vector<char>& landsInPlace = b.landsInPlace;
+    landsInPlace.clear();
     std::size_t total = 0;
     for (std::size_t s = first; s < last; ++s)
       for (const PlanMessage& m : plan.steps[s].receives)
-        for (int p : m.parts)
-          if (!inPlace(plan.steps[s], m, p)) total += part(p).n;
+        for (int p : m.parts) {
+          const bool here = plan.steps[s].action == Action::copy && !isLocal(m) &&
+                            !(sentNow[static_cast<std::size_t>(p)] && source(p) == part(p).data);
+          landsInPlace.push_back(here);
+          if (!here) total += part(p).n;
+        }
     if (buffer.size() < total * sizeof(T)) buffer.resize(total * sizeof(T));
     T* incoming = reinterpret_cast<T*>(buffer.data());
     sendSegs.clear();
@@ -272,7 +276,7 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
     sendStart.clear();
     recvStart.clear();
     exchanges.clear();
-    std::size_t offset = 0;
+    std::size_t offset = 0, k = 0;  // k: index into landsInPlace
     for (std::size_t s = first; s < last; ++s) {
       for (const PlanMessage& m : plan.steps[s].sends) {
         sendStart.push_back(sendSegs.size());
@@ -296,11 +300,12 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
             std::copy(in, in + from.n, incoming + offset);
             offset += from.n;
           }
+          k += m.parts.size();
           continue;
         }
         recvStart.push_back(recvSegs.size());
         for (int p : m.parts) {
-          if (inPlace(plan.steps[s], m, p)) {
+          if (landsInPlace[k++]) {
             recvSegs.push_back({part(p).data, part(p).n * sizeof(T)});
             continue;
           }
@@ -349,13 +354,14 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
     if (!exchanges.empty()) transport.exchangeAll(exchanges.data(), exchanges.size(), static_cast<int>(first));
     // File what was staged, in the order of the plan.
     offset = 0;
+    k = 0;
     for (std::size_t s = first; s < last; ++s) {
       const PlanStep& step = plan.steps[s];
       const int tag = static_cast<int>(s);
       for (const PlanMessage& m : step.receives) {
         for (int p : m.parts) {
           const PartView<T>& into = part(p);
-          if (!inPlace(step, m, p)) {
+          if (!landsInPlace[k++]) {
             const T* in = incoming + offset;
             if (step.action == Action::copy) {
               std::copy(in, in + into.n, into.data);
@@ -376,9 +382,11 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
       }
       if (recording)
         for (const PlanMessage& m : step.sends) recording->sent(tag, rank, m.peer, m.parts);
-      for (const PlanMessage& m : step.sends)
+    }
+    for (std::size_t s = first; s < last; ++s) {
+      for (const PlanMessage& m : plan.steps[s].sends)
         for (int p : m.parts) sentNow[static_cast<std::size_t>(p)] = 0;
-      for (const PlanMessage& m : step.receives)
+      for (const PlanMessage& m : plan.steps[s].receives)
         for (int p : m.parts) writtenNow[static_cast<std::size_t>(p)] = 0;
     }
     first = last;

@@ -149,6 +149,7 @@ struct ExecutorBuffers {
   std::vector<char> sentNow;           // per part: sent in the current step (or group)
   std::vector<char> writtenNow;        // per part: written by an earlier step of the group
   std::vector<char> moved;             // per part: written since the start (left its initial)
+  std::vector<char> landsInPlace;      // per received part of the group: not staged
   std::vector<SendSegment> sendSegs;
   std::vector<RecvSegment> recvSegs;
   std::vector<PeerExchange> exchanges;
