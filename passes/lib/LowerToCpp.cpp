@@ -113,14 +113,6 @@ static std::string describeSchedule(CollectiveOp spec) {
   return "";
 }
 
-/// The operator argument of a schedule that only copies (a broadcast, an
-/// allgather): the collective has no operator to pass on, and none is
-/// ever applied.
-static std::string copyOnlyOperator(StringRef type) {
-  return ("[](const " + type + " &a, const " + type + " &) { return a; }")
-      .str();
-}
-
 /// The coll::Tree initializer of a tree-scheduled spec.
 static std::string treeInitializer(CollectiveOp spec) {
   Tree tree = treeOf(spec);
@@ -158,15 +150,14 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
     os << "  (void)rank;\n"
        << "  coll::runTree(comm, coll::Kind::barrier, tree, root, "
           "static_cast<const char *>(nullptr),\n"
-       << "                static_cast<char *>(nullptr), 0, "
-       << copyOnlyOperator("char") << ");\n";
+       << "                static_cast<char *>(nullptr), 0, coll::NoMerge{});\n";
     return;
   }
   int64_t segments = static_cast<int64_t>(spec.getSegments().value_or(1));
   bool hasOp = kind == CollectiveKind::allreduce ||
                kind == CollectiveKind::reduce_scatter ||
                kind == CollectiveKind::reduce;
-  std::string op = hasOp ? "op" : copyOnlyOperator(type);
+  std::string op = hasOp ? "op" : "coll::NoMerge{}";
   switch (kind) {
   case CollectiveKind::broadcast:
     nullCheck("count > 0 && buffer == nullptr", "buffer");
@@ -349,8 +340,7 @@ static void emitTableGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
     os << "  " << steps << " steps(comm, coll::TableGroup(P, kElements), "
        << "work.data(), work.data(), total, " << copies << ");\n";
   }
-  std::string op = kind == CollectiveKind::allgather ? copyOnlyOperator(type)
-                                                     : std::string("op");
+  std::string op = kind == CollectiveKind::allgather ? "coll::NoMerge{}" : "op";
   os << "  for (const coll::ButterflyStep &step : kSteps)\n"
         "    steps.run(step, " << op << ");\n";
   if (kind == CollectiveKind::reduce_scatter)
@@ -397,8 +387,7 @@ static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
           "    steps.run(step, op);\n";
     return;
   }
-  std::string op = kind == CollectiveKind::allgather ? std::string("coll::NoMerge{}")
-                                                     : std::string("op");
+  std::string op = kind == CollectiveKind::allgather ? "coll::NoMerge{}" : "op";
   os << "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
      << "    throw coll::Error(\"" << qualified
      << ": null buffer with count \" + std::to_string(count));\n"

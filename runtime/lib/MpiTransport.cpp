@@ -71,8 +71,9 @@ void MpiTransport::exchange(const SendSegment* sends, std::size_t numSends, int 
 // block at most kMaxMessageBytes) as one hindexed datatype over absolute
 // addresses, so both sides may cut their memory into segments as they
 // like -- only the byte sequence must agree.
-void MpiTransport::describe(const void* const* data, const std::size_t* bytes, std::size_t n,
-                            Message& message, Packing* packing) {
+template <class Segment>
+void MpiTransport::describe(const Segment* segments, std::size_t n, Message& message,
+                            Packing* packing) {
   blockLengths_.clear();
   displacements_.clear();
   message.bytes = 0;
@@ -89,9 +90,10 @@ void MpiTransport::describe(const void* const* data, const std::size_t* bytes, s
     runLength = 0;
   };
   for (std::size_t s = 0; s < n; ++s) {
-    const char* p = static_cast<const char*>(data[s]);
-    for (std::size_t off = 0; off < bytes[s];) {
-      const std::size_t len = std::min(kMaxMessageBytes, bytes[s] - off);
+    const char* p = static_cast<const char*>(segments[s].data);
+    const std::size_t bytes = segments[s].bytes;
+    for (std::size_t off = 0; off < bytes;) {
+      const std::size_t len = std::min(kMaxMessageBytes, bytes - off);
       if (runLength && runStart + runLength == p + off && runLength + len <= kMaxMessageBytes) {
         runLength += len;
       } else {
@@ -113,13 +115,14 @@ void MpiTransport::describe(const void* const* data, const std::size_t* bytes, s
     char* at = packing->base + packing->used;
     std::size_t offset = 0;
     for (std::size_t s = 0; s < n; ++s) {
-      if (!bytes[s]) continue;
+      const std::size_t bytes = segments[s].bytes;
+      if (!bytes) continue;
       if (packing->receives)
         unpack_.push_back({static_cast<std::size_t>(at - packBuffer_.data()) + offset,
-                           const_cast<void*>(data[s]), bytes[s]});
+                           const_cast<void*>(static_cast<const void*>(segments[s].data)), bytes});
       else
-        std::memcpy(at + offset, data[s], bytes[s]);
-      offset += bytes[s];
+        std::memcpy(at + offset, segments[s].data, bytes);
+      offset += bytes;
     }
     packing->used += message.bytes;
     message.base = at;
@@ -167,9 +170,10 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
     abandon();
     check(code, what);
   };
-  auto describeOrAbandon = [&](Message& message, Packing* packing) {
+  auto describeOrAbandon = [&](const auto* segments, std::size_t count, Message& message,
+                               Packing* packing) {
     try {
-      describe(segmentData_.data(), segmentBytes_.data(), segmentData_.size(), message, packing);
+      describe(segments, count, message, packing);
     } catch (...) {
       abandon();
       throw;
@@ -202,13 +206,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
   for (std::size_t e = 0; e < n; ++e) {
     const PeerExchange& x = exchanges[e];
     if (x.from == kNoPeer) continue;
-    segmentData_.clear();
-    segmentBytes_.clear();
-    for (std::size_t s = 0; s < x.numRecvs; ++s) {
-      segmentData_.push_back(x.recvs[s].data);
-      segmentBytes_.push_back(x.recvs[s].bytes);
-    }
-    describeOrAbandon(message, &packedRecv);
+    describeOrAbandon(x.recvs, x.numRecvs, message, &packedRecv);
     requests_.push_back(MPI_REQUEST_NULL);
     expectedBytes_.push_back(message.bytes);
     sources_.push_back(x.from);
@@ -222,13 +220,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
   for (std::size_t e = 0; e < n; ++e) {
     const PeerExchange& x = exchanges[e];
     if (x.to == kNoPeer) continue;
-    segmentData_.clear();
-    segmentBytes_.clear();
-    for (std::size_t s = 0; s < x.numSends; ++s) {
-      segmentData_.push_back(x.sends[s].data);
-      segmentBytes_.push_back(x.sends[s].bytes);
-    }
-    describeOrAbandon(message, &packedSend);
+    describeOrAbandon(x.sends, x.numSends, message, &packedSend);
     requests_.push_back(MPI_REQUEST_NULL);
     post(MPI_Isend(message.base, message.count, message.type, x.to, mpiTag, comm_,
                    &requests_.back()),

@@ -66,13 +66,11 @@ inline PlanKey scanPlanKey(Kind kind, ScanSchedule schedule) {
   return PlanKey("coll::scanPlan", {static_cast<int>(kind), static_cast<int>(schedule)});
 }
 
-// For the kinds that only move data: the executor never merges.
-struct NoMerge {
-  template <class T>
-  T operator()(const T& a, const T&) const {
-    return a;
-  }
-};
+// Runs `plan` on comm's transport with its recording and buffers.
+template <class T, class Op>
+void executeOn(Comm& comm, const Plan& plan, const std::vector<PartView<T>>& parts, Op op) {
+  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+}
 
 // Runs the tree collective of `kind` on comm. Buffers, by kind (count
 // elements per block):
@@ -142,7 +140,7 @@ void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T
     default:
       throw Error(std::string("coll::runTree: trees do not serve ") + kindName(kind));
   }
-  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+  executeOn(comm, plan, parts, op);
   if ((kind == Kind::scatter || kind == Kind::reduce_scatter) && count)
     std::copy(block(scratch.data(), rank), block(scratch.data(), rank) + count, recv);
 }
@@ -170,7 +168,7 @@ void runDigitAlltoall(Comm& comm, const Digits& digits, const T* send, T* recv,
     parts[static_cast<std::size_t>(j)] = {
         recv + static_cast<std::size_t>((rank - j + P) % P) * count, count,
         from + static_cast<std::size_t>((rank + j) % P) * count};
-  execute(comm.transport(), plan, parts, NoMerge{}, comm.recording(), &comm.executorBuffers());
+  executeOn(comm, plan, parts, NoMerge{});
 }
 
 // Runs the Trivance allreduce (coll::trivancePlan) on comm: send and recv
@@ -181,9 +179,9 @@ void runTrivance(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
   const Plan& plan = comm.plan<Plan>(trivancePlanKey().view(),
                                      [&] { return trivancePlan(P, rank); });
   std::vector<T> scratch(count);
-  std::vector<PartView<T>> parts{{recv, count, send == recv ? nullptr : send},
+  std::vector<PartView<T>> parts{{recv, count, send},
                                  {scratch.data(), count, nullptr}};
-  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+  executeOn(comm, plan, parts, op);
 }
 
 // Runs an inclusive or exclusive scan (coll::scanPlan) on comm: send and
@@ -200,11 +198,11 @@ void runScan(Comm& comm, Kind kind, ScanSchedule schedule, const T* send, T* rec
   if (kind == Kind::exclusive_scan) {
     std::vector<T> carry(send, send + count);
     std::vector<PartView<T>> parts{{carry.data(), count, nullptr}, {recv, count, nullptr}};
-    execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+    executeOn(comm, plan, parts, op);
     return;
   }
-  std::vector<PartView<T>> parts{{recv, count, send == recv ? nullptr : send}};
-  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+  std::vector<PartView<T>> parts{{recv, count, send}};
+  executeOn(comm, plan, parts, op);
 }
 
 // Runs a group schedule's moves (coll::groupMoves, coll::groupPlan) on
@@ -228,7 +226,6 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
   const Plan& plan = comm.plan<Plan>(groupPlanKey<Group>(kind, schedule).view(), [&] {
     return groupPlan(kind, groupMoves(schedule, kind, P), group, P, rank);
   });
-  auto startingAt = [](const T* initial, const T* data) { return initial == data ? nullptr : initial; };
   std::vector<T> scratch;
   bool recvInSend = false;
   std::vector<PartView<T>> parts(static_cast<std::size_t>(P));
@@ -239,7 +236,7 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
         const int chunk = group.position(b);
         const std::size_t at = detail::chunkOffset(count, P, chunk);
         const std::size_t n = detail::chunkOffset(count, P, chunk + 1) - at;
-        parts[static_cast<std::size_t>(b)] = {recv + at, n, startingAt(send + at, recv + at)};
+        parts[static_cast<std::size_t>(b)] = {recv + at, n, send + at};
       }
       break;
     case Kind::reduce_scatter: {
@@ -257,12 +254,12 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
     case Kind::allgather:
       for (int b = 0; b < P; ++b)
         parts[static_cast<std::size_t>(b)] = {
-            block(recv, b), count, b == rank ? startingAt(send, block(recv, b)) : nullptr};
+            block(recv, b), count, b == rank ? send : nullptr};
       break;
     default:
       throw Error(std::string("coll::runGroup: group schedules do not serve ") + kindName(kind));
   }
-  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+  executeOn(comm, plan, parts, op);
   if (recvInSend) std::copy(block(scratch.data(), rank), block(scratch.data(), rank) + count, recv);
 }
 
@@ -275,8 +272,8 @@ void runDoubling(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
     throw Error("coll::runDoubling: recursive doubling needs a power-of-two size, got " +
                 std::to_string(P));
   const Plan& plan = comm.plan<Plan>(doublingPlanKey().view(), [&] { return doublingPlan(P, rank); });
-  std::vector<PartView<T>> parts{{recv, count, send == recv ? nullptr : send}};
-  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+  std::vector<PartView<T>> parts{{recv, count, send}};
+  executeOn(comm, plan, parts, op);
 }
 
 }  // namespace coll

@@ -24,13 +24,17 @@ namespace coll {
 // Where part i of this rank lives: n elements at data, where it is written
 // and where its value ends. A part may start elsewhere, at `initial` (e.g.
 // a block of the send buffer): it is read there until it is first written
-// and copied to data at the end if it never is. Data regions are disjoint
-// from each other and from every initial region.
+// and copied to data at the end if it never is (an initial equal to data
+// is no other start). Data regions are disjoint from each other and from
+// every other part's initial region.
 template <class T>
 struct PartView {
   T* data = nullptr;
   std::size_t n = 0;
-  const T* initial = nullptr;
+  const T* initial = nullptr;  // null or == data: the part starts at data
+
+  // Where the part starts, if not at data.
+  const T* startsElsewhere() const { return initial != data ? initial : nullptr; }
 };
 
 // What every rank of a run sent and received, by step, gathered from the
@@ -209,7 +213,7 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
   // Where part p's value is now.
   auto source = [&](int p) -> const T* {
     const PartView<T>& view = part(p);
-    return view.initial && !moved[static_cast<std::size_t>(p)] ? view.initial : view.data;
+    return view.startsElsewhere() && !moved[static_cast<std::size_t>(p)] ? view.initial : view.data;
   };
   auto isLocal = [&](const PlanMessage& m) { return m.peer == rank; };
   std::vector<unsigned char>& buffer = b.staging;
@@ -366,7 +370,7 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
             if (step.action == Action::copy) {
               std::copy(in, in + into.n, into.data);
             } else {
-              if (into.initial && !moved[static_cast<std::size_t>(p)])
+              if (into.startsElsewhere() && !moved[static_cast<std::size_t>(p)])
                 std::copy(into.initial, into.initial + into.n, into.data);
               mergeFrom(m.peer, rank, in, into.data, into.n, op);
             }
@@ -393,7 +397,7 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
   }
   // A part never written ends where it started: copy it to its data.
   for (std::size_t p = 0; p < parts.size(); ++p)
-    if (parts[p].initial && !moved[p] && parts[p].n)
+    if (parts[p].startsElsewhere() && !moved[p] && parts[p].n)
       std::copy(parts[p].initial, parts[p].initial + parts[p].n, parts[p].data);
 }
 

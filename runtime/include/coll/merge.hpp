@@ -16,4 +16,13 @@ void mergeFrom(int from, int rank, const T* in, T* acc, std::size_t n, Op op) {
     for (std::size_t i = 0; i < n; ++i) acc[i] = op(acc[i], in[i]);
 }
 
+// The operator of the kinds that only move data (broadcast, gather,
+// allgather, alltoall, barrier): no merge ever calls it.
+struct NoMerge {
+  template <class T>
+  T operator()(const T& a, const T&) const {
+    return a;
+  }
+};
+
 }  // namespace coll

@@ -123,8 +123,8 @@ class MpiTransport final : public Transport {
     void* to;
     std::size_t bytes;
   };
-  void describe(const void* const* data, const std::size_t* bytes, std::size_t n, Message& message,
-                Packing* packing);
+  template <class Segment>  // SendSegment or RecvSegment
+  void describe(const Segment* segments, std::size_t n, Message& message, Packing* packing);
 
   // Reused across steps so a step does not allocate once warmed up.
   std::vector<MPI_Request> requests_;
@@ -133,8 +133,6 @@ class MpiTransport final : public Transport {
   std::vector<int> sources_;                // per receive request, for messages
   std::vector<MPI_Datatype> recvTypes_;     // per receive request
   std::vector<MPI_Datatype> types_;         // made for this step, freed at its end
-  std::vector<const void*> segmentData_;
-  std::vector<std::size_t> segmentBytes_;
   std::vector<int> blockLengths_;
   std::vector<MPI_Aint> displacements_;
   std::vector<char> packBuffer_;
