@@ -3,11 +3,12 @@
 // The header holds, per collective, its signature, doc comment, `_accepts`
 // check and argument checks, and one call into the runtime, which runs the
 // family's plan -- the function the expansion proves -- through the one
-// executor (coll/collectives.hpp); the header does not grow with P. Still
-// printed as data here: a generated group's element table and step list,
-// and the shifted butterfly's call of coll::VectorSteps.
+// executor (coll/collectives.hpp); the header does not grow with P. The
+// one thing printed as data is a generated group's element table (its
+// P is fixed), in the enumeration the schedule was proven with.
 //===----------------------------------------------------------------------===//
 #include "coll/Passes/Lowering.h"
+#include "coll/Passes/GroupSchedule.h"
 #include "coll/Passes/CostModel.h"
 #include "coll/Passes/DigitSchedule.h"
 #include "coll/Passes/OpticalSwitch.h"
@@ -276,126 +277,66 @@ static void emitScanBody(CollectiveOp spec, llvm::raw_ostream &os,
      << ", send, recv, count, op);\n";
 }
 
-/// A generated group (fixed P): the element table and the verified step
-/// program itself, as data for coll::VectorSteps.
-static void emitTableGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
-                               StringRef type) {
+/// A generated group (fixed P): its element table, in the enumeration the
+/// schedule was proven with, as data for coll::TableGroup.
+static void emitGroupTable(CollectiveOp spec, llvm::raw_ostream &os) {
   int64_t P = static_cast<int64_t>(*spec.getNumRanks());
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(spec.getLoc());
-  OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
-  ProgramOp program = expandCollective(spec, P, builder, /*withTransfers=*/false);
-  ArrayRef<int64_t> elements = *program.getGroupElements();
+  GroupAlgebra group = groupOfSpec(spec, P);
   os << "  // The group's elements, row k = the images of t_k, in the "
         "enumeration the\n"
         "  // schedule was proven with.\n"
-        "  static constexpr int kElements[" << elements.size() << "] = {";
-  llvm::interleaveComma(elements, os);
-  os << "};\n";
-  os << "  // The verified step program: kind, the permutation t_to t_from^-1, "
-        "the slots\n"
-        "  // sent and (index in the message, destination slot) received.\n"
-        "  static const std::vector<coll::ButterflyStep> kSteps = {\n";
-  for (StepOp step : program.getBody().getOps<StepOp>()) {
-    ArrayRef<int64_t> sources = *step.getVectorSources();
-    ArrayRef<int64_t> destinations = *step.getVectorDestinations();
-    int64_t from = sources.front() % P, to = destinations.front() % P;
-    const char *kind = step.getStepKind() != StepKind::copy ? "fold"
-                       : from == to                          ? "local"
-                                                             : "copy";
-    SmallVector<int64_t> sent;
-    SmallVector<std::pair<int64_t, int64_t>> received;
-    for (auto [src, dst] : llvm::zip(sources, destinations)) {
-      auto it = llvm::find(sent, src);
-      if (it == sent.end())
-        it = sent.insert(sent.end(), src);
-      received.push_back({it - sent.begin(), dst});
-    }
-    os << "      {coll::ButterflyStep::Kind::" << kind << ", " << from << ", "
-       << to << ", {";
-    llvm::interleaveComma(sent, os);
-    os << "}, {";
-    llvm::interleaveComma(received, os, [&](std::pair<int64_t, int64_t> r) {
-      os << "{" << r.first << ", " << r.second << "}";
-    });
-    os << "}},\n";
-  }
-  os << "  };\n";
-  int64_t copies = static_cast<int64_t>(program.getNumParts()) / P;
-  std::string steps = "coll::VectorSteps<" + type.str() + ", coll::TableGroup>";
-  CollectiveKind kind = spec.getKind();
-  if (kind == CollectiveKind::allreduce) {
-    os << "  " << steps << " steps(comm, coll::TableGroup(P, kElements), send, "
-       << "recv, count, " << copies << ");\n";
-  } else {
-    // P blocks of `count`: block b is part b (placement 0 puts it on rank b).
-    bool scatter = kind == CollectiveKind::reduce_scatter;
-    os << "  const std::size_t total = static_cast<std::size_t>(P) * count;\n"
-          "  std::vector<" << type << "> work(total);\n";
-    if (scatter)
-      os << "  if (count > 0)\n    std::copy(send, send + total, work.data());\n";
-    else
-      os << "  if (count > 0)\n"
-            "    std::copy(send, send + count, work.data() + "
-            "static_cast<std::size_t>(comm.rank()) * count);\n";
-    os << "  " << steps << " steps(comm, coll::TableGroup(P, kElements), "
-       << "work.data(), work.data(), total, " << copies << ");\n";
-  }
-  std::string op = kind == CollectiveKind::allgather ? "coll::NoMerge{}" : "op";
-  os << "  for (const coll::ButterflyStep &step : kSteps)\n"
-        "    steps.run(step, " << op << ");\n";
-  if (kind == CollectiveKind::reduce_scatter)
-    os << "  if (count > 0)\n"
-          "    std::copy(work.data() + static_cast<std::size_t>(comm.rank()) * "
-          "count,\n"
-          "              work.data() + static_cast<std::size_t>(comm.rank() + 1) "
-          "* count, recv);\n";
-  else if (kind == CollectiveKind::allgather)
-    os << "  if (count > 0)\n    std::copy(work.data(), work.data() + total, recv);\n";
+        "  static constexpr int kElements[" << P * P << "] = {";
+  for (int64_t k = 0; k < P; ++k)
+    for (int64_t x = 0; x < P; ++x)
+      os << (k || x ? ", " : "") << group.act(k, x);
+  os << "};\n"
+        "  static const coll::TableGroup group(" << P << ", kElements);\n";
 }
 
-/// The body of a group-scheduled collective: the argument checks, then the
-/// runtime's coll::runGroup (the plan of coll::groupMoves, which the
-/// expansion proves, through the one executor), coll::runDoubling
-/// (butterfly(r = max) on xor), coll::runPipelined (segments), or the
-/// shifted butterfly's plan on coll::VectorSteps.
+/// The body of a group-scheduled collective: the argument checks, then one
+/// runtime call: coll::runGroup (the plan of coll::groupMoves, which the
+/// expansion proves, through the one executor), coll::runButterfly (the
+/// shifted butterfly's coll::butterflyPlan), coll::runDoubling
+/// (butterfly(r = max) on xor) or coll::runPipelined (segments).
 static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
                           StringRef type, StringRef qualified) {
-  if (spec.getGroup() == GroupKind::generated)
-    return emitTableGroupBody(spec, os, type);
   CollectiveKind kind = spec.getKind();
-  bool cyclic = spec.getGroup() == GroupKind::cyclic;
-  std::string group = cyclic ? "coll::CyclicGroup" : "coll::XorGroup";
-  int64_t r = static_cast<int64_t>(spec.getButterflyR());
-  if (r != 0 && !(r == kButterflyMax && !cyclic)) {
-    std::string rArgument = r == kButterflyMax || r > 64
-                                ? std::string("coll::kLatencyOptimal")
-                                : std::to_string(r);
-    std::string shape = cyclic ? "cyclic" : "xor_";
-    os << "  // butterfly(r = " << (r == kButterflyMax ? "max" : std::to_string(r))
-       << "): the shifted reductions of coll/butterfly.hpp, the plan\n"
-          "  // `coll-expand-group-schedules` expanded and the verifier proved\n"
-          "  // (made once per communicator, kept in comm).\n"
-          "  const coll::ButterflyPlan &plan = comm.plan<coll::ButterflyPlan>(\n"
-          "      \"coll::butterflyPlan(" << rArgument << ", " << shape
-       << ")\", [&] {\n"
-          "        return coll::butterflyPlan(P, " << rArgument
-       << ", coll::GroupShape::" << shape << ");\n"
-          "      });\n"
-       << "  coll::VectorSteps<" << type << ", " << group << "> steps(comm, "
-       << group << "(P), send, recv, count, plan.copies);\n"
-          "  for (const coll::ButterflyStep &step : plan.steps)\n"
-          "    steps.run(step, op);\n";
-    return;
+  std::string group;
+  switch (*spec.getGroup()) {
+  case GroupKind::cyclic:
+    group = "coll::CyclicGroup(P)";
+    break;
+  case GroupKind::xor_:
+    group = "coll::XorGroup(P)";
+    break;
+  case GroupKind::generated:
+    group = "group";
+    break;
   }
   std::string op = kind == CollectiveKind::allgather ? "coll::NoMerge{}" : "op";
   os << "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
      << "    throw coll::Error(\"" << qualified
      << ": null buffer with count \" + std::to_string(count));\n"
      << "  if (count == 0)\n    return;\n";
-  if (r == kButterflyMax) {
+  if (spec.getGroup() == GroupKind::generated)
+    emitGroupTable(spec, os);
+  int64_t r = static_cast<int64_t>(spec.getButterflyR());
+  bool xorGroup = spec.getGroup() == GroupKind::xor_;
+  if (r == kButterflyMax && xorGroup) {
     os << "  // butterfly(r = max) on xor(P): recursive doubling "
           "(coll::doublingPlan).\n"
        << "  coll::runDoubling(comm, send, recv, count, op);\n";
+    return;
+  }
+  if (r != 0) {
+    std::string rArgument = r == kButterflyMax || r > 64
+                                ? std::string("coll::kLatencyOptimal")
+                                : std::to_string(r);
+    os << "  // butterfly(r = " << (r == kButterflyMax ? "max" : std::to_string(r))
+       << "): the shifted reductions of coll::butterflyPlan, which\n"
+          "  // `coll-expand-group-schedules` expanded and the verifier proved.\n"
+       << "  coll::runButterfly(comm, " << rArgument << ", " << group
+       << ", send, recv, count, op);\n";
     return;
   }
   std::string schedule = std::string("coll::GroupSchedule::") +
@@ -408,13 +349,13 @@ static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
        << ": the moves of coll::groupMoves run on each segment of the\n"
           "  // buffer, pipelined (coll::runPipelined).\n"
        << "  coll::runPipelined<" << type << ">(comm, " << group
-       << "(P), send, recv, count, " << *spec.getSegments()
+       << ", send, recv, count, " << *spec.getSegments()
        << ",\n                       coll::groupMoves(" << schedule
        << ", coll::Kind::allreduce, P), op);\n";
     return;
   }
   os << "  coll::runGroup(comm, " << runtimeKindName(kind) << ", " << schedule
-     << ", " << group << "(P), send, recv, count, " << op << ");\n";
+     << ", " << group << ", send, recv, count, " << op << ");\n";
 }
 
 static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,

@@ -106,12 +106,19 @@ std::optional<Violation> Simulation::apply(StepOp step, int64_t index) {
   for (const Transfer &t : transfers) {
     if (t.src == t.dst) {
       // A local copy (vector moves within a placement), no message; it may
-      // read a part twice, but write one only once.
+      // read a part twice, but write one only once, and writes as many
+      // parts as it reads.
       if (std::optional<int64_t> part = repeatedPart(t.received))
         return violation("matching", t.dst, *part,
                          "rank " + std::to_string(t.dst) + " writes its part " +
                              std::to_string(*part) +
                              " twice in one local copy");
+      if (t.sent.size() != t.received.size())
+        return violation("matching", t.dst, -1,
+                         "rank " + std::to_string(t.src) + " copies " +
+                             std::to_string(t.sent.size()) +
+                             " parts into " +
+                             std::to_string(t.received.size()));
       continue;
     }
     if (auto [it, fresh] = sendTo.try_emplace(t.src, t.dst); !fresh)

@@ -1,15 +1,16 @@
 // recorded-execution: translation validation of the runtime against the
 // proof. For every example the runtime serves through the one executor
-// (the trees without segments, the digit routings and Trivance, the
-// scans, the group moves on cyclic and xor groups and recursive doubling),
-// and every P given, the collective
-// runs on P ranks in this process (coll::LocalTransport) with recording on;
+// (all but the pipelined segments: the trees, the digit routings and
+// Trivance, the scans, the group moves and the shifted butterfly on every
+// group, recursive doubling), and every P given (a fixed rank count: that
+// P only), the collective runs on P ranks in this process (coll::LocalTransport) with recording on;
 // the recorded program must be proven by the verifier AND equal, step by
 // step and transfer by transfer, the expansion the verifier proves; and
 // every rank's result must equal a sequential reference element by
 // element.
 //
-//   collc-recorded-execution EXAMPLES_DIR [--mutant] [P ...]  (P: N or A..B)
+//   collc-recorded-execution EXAMPLES_DIR|FILE.coll [--mutant] [P ...]
+//   (P: N or A..B)
 //
 // Prints one line per failure (file, P, what differs) and exits 1 if any.
 // --mutant runs a deliberately wrong plan instead (see mutate()), which
@@ -144,16 +145,21 @@ Buffers buffersOf(Kind kind, int P, int root, int rank) {
   return b;
 }
 
-/// A step's transfers, sorted, as text: the comparison of two programs.
+/// A step's transfers, sorted, as text: the comparison of two programs. A
+/// transfer pairs sent with received parts; the order of its pairs is the
+/// message's memory order, not its meaning, so the pairs are sorted too.
 std::vector<std::string> stepText(StepOp step) {
   std::vector<std::string> out;
   for (const Transfer &t : transfersOfStep(step)) {
+    std::vector<std::pair<int64_t, int64_t>> pairs;
+    for (size_t i = 0; i < t.sent.size(); ++i)
+      pairs.push_back({t.sent[i], i < t.received.size() ? t.received[i] : -1});
+    llvm::sort(pairs);
     std::string s = std::to_string(t.src) + "->" + std::to_string(t.dst) + " [";
-    for (int64_t p : t.sent)
-      s += std::to_string(p) + " ";
-    s += "] into [";
-    for (int64_t p : t.received)
-      s += std::to_string(p) + " ";
+    for (auto [sent, received] : pairs)
+      s += std::to_string(sent) + ":" + std::to_string(received) + " ";
+    if (t.received.size() != t.sent.size())
+      s += "| " + std::to_string(t.received.size()) + " received";
     out.push_back(s + "]");
   }
   llvm::sort(out);
@@ -248,7 +254,8 @@ Runner runnerOf(CollectiveOp spec, int P) {
             }};
   }
   if (!spec.isDigitRouting()) { // a group schedule
-    if (static_cast<int64_t>(spec.getButterflyR()) == kButterflyMax)
+    if (static_cast<int64_t>(spec.getButterflyR()) == kButterflyMax &&
+        spec.getGroup() == GroupKind::xor_)
       return {[=](int r) { return doublingPlan(P, r); },
               std::string(doublingPlanKey().view()),
               [=](Comm &comm, const int64_t *send, int64_t *recv,
@@ -258,21 +265,43 @@ Runner runnerOf(CollectiveOp spec, int P) {
     GroupSchedule schedule = spec.getSchedule() == ScheduleKind::linear
                                  ? GroupSchedule::linear
                                  : GroupSchedule::butterfly;
-    auto run = [=](auto group) -> Runner {
-      using Group = decltype(group);
-      return {[=](int r) {
+    int64_t rr = static_cast<int64_t>(spec.getButterflyR());
+    int r = rr == kButterflyMax || rr > 64 ? kLatencyOptimal
+                                           : static_cast<int>(rr);
+    // `table` keeps a generated group's elements alive for its TableGroup.
+    auto run = [=](auto group, std::shared_ptr<std::vector<int>> table) -> Runner {
+      if (r != 0)
+        return {[=](int x) {
+                  (void)table;
+                  return butterflyRankPlan(butterflyPlan(group, r), group, x);
+                },
+                std::string(butterflyPlanKey(r, group).view()),
+                [=](Comm &comm, const int64_t *send, int64_t *recv,
+                    size_t count) {
+                  runButterfly(comm, r, group, send, recv, count, Sum{});
+                }};
+      return {[=](int x) {
+                (void)table;
                 return groupPlan(kind, groupMoves(schedule, kind, P), group, P,
-                                 r);
+                                 x);
               },
-              std::string(groupPlanKey<Group>(kind, schedule).view()),
+              std::string(groupPlanKey(kind, schedule, group).view()),
               [=](Comm &comm, const int64_t *send, int64_t *recv,
                   size_t count) {
                 runGroup(comm, kind, schedule, group, send, recv, count, Sum{});
               }};
     };
     if (spec.getGroup() == GroupKind::cyclic)
-      return run(CyclicGroup(P));
-    return run(XorGroup(P));
+      return run(CyclicGroup(P), nullptr);
+    if (spec.getGroup() == GroupKind::xor_)
+      return run(XorGroup(P), nullptr);
+    // A generated group: the element table the header prints.
+    GroupAlgebra algebra = groupOfSpec(spec, P);
+    auto table = std::make_shared<std::vector<int>>();
+    for (int k = 0; k < P; ++k)
+      for (int x = 0; x < P; ++x)
+        table->push_back(static_cast<int>(algebra.act(k, x)));
+    return run(TableGroup(P, table->data()), table);
   }
   if (kind == Kind::allreduce)
     return {[=](int r) { return trivancePlan(P, r); },
@@ -404,28 +433,18 @@ std::vector<std::string> validate(mlir::MLIRContext &context,
   return failures;
 }
 
-/// The runtime runs these specs through the executor so far.
+/// The runtime runs these specs through the executor so far: all but the
+/// pipelined segments.
 bool servedByExecutor(CollectiveOp spec) {
-  if (spec.getNumRanks())
-    return false;
-  if (spec.isTree())
-    return spec.getSegments().value_or(1) == 1;
-  if (spec.isDigitRouting() || isScan(spec.getKind()))
-    return true;
-  // Group schedules: the moves of linear and butterfly(r = 0) on cyclic and
-  // xor groups, and recursive doubling (r = max on xor).
-  if (spec.getGroup() == GroupKind::generated ||
-      spec.getSegments().value_or(1) > 1)
-    return false;
-  int64_t r = static_cast<int64_t>(spec.getButterflyR());
-  return r == 0 || (r == kButterflyMax && spec.getGroup() == GroupKind::xor_);
+  return spec.getSegments().value_or(1) == 1;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::cerr << "usage: collc-recorded-execution EXAMPLES_DIR [P|A..B ...]\n";
+    std::cerr << "usage: collc-recorded-execution EXAMPLES_DIR|FILE.coll "
+                 "[--mutant] [P|A..B ...]\n";
     return 2;
   }
   std::vector<int> ranks;
@@ -449,9 +468,12 @@ int main(int argc, char **argv) {
   mlir::MLIRContext context;
   context.getOrLoadDialect<CollDialect>();
   std::vector<std::filesystem::path> files;
-  for (const auto &entry : std::filesystem::directory_iterator(argv[1]))
-    if (entry.path().extension() == ".coll")
-      files.push_back(entry.path());
+  if (std::filesystem::is_regular_file(argv[1]))
+    files.push_back(argv[1]);
+  else
+    for (const auto &entry : std::filesystem::directory_iterator(argv[1]))
+      if (entry.path().extension() == ".coll")
+        files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   int failed = 0, runs = 0, examples = 0;
   for (const std::filesystem::path &file : files) {

@@ -1,6 +1,7 @@
 // Structure facts of the shifted group butterfly
 // (runtime/include/coll/butterfly.hpp; seeds/003, design.md 3.1).
 #include "coll/butterfly.hpp"
+#include "coll/groups.hpp"
 
 #include <doctest/doctest.h>
 
@@ -14,6 +15,13 @@ using namespace coll;
 namespace {
 
 using Set = std::set<int>;
+
+enum class GroupShape { cyclic, xor_ };
+
+ButterflyPlan planOf(int P, int r, GroupShape shape) {
+  return shape == GroupShape::cyclic ? butterflyPlan(CyclicGroup(P), r)
+                                     : butterflyPlan(XorGroup(P), r);
+}
 
 int compose(GroupShape shape, int P, int a, int b) {
   return shape == GroupShape::cyclic ? (a + b) % P : (a ^ b);
@@ -110,10 +118,10 @@ TEST_CASE("butterfly(r) takes 2*ceil(log2 P) - r communication steps") {
     for (int r = 0; r <= ceilLog2(P); ++r) {
       CAPTURE(P);
       CAPTURE(r);
-      CHECK(butterflyPlan(P, r, GroupShape::cyclic).communicationSteps() ==
+      CHECK(planOf(P, r, GroupShape::cyclic).communicationSteps() ==
             2 * ceilLog2(P) - r);
       if ((P & (P - 1)) == 0)
-        CHECK(butterflyPlan(P, r, GroupShape::xor_).communicationSteps() ==
+        CHECK(planOf(P, r, GroupShape::xor_).communicationSteps() ==
               2 * ceilLog2(P) - r);
     }
 }
@@ -121,10 +129,10 @@ TEST_CASE("butterfly(r) takes 2*ceil(log2 P) - r communication steps") {
 TEST_CASE("every shifted butterfly delivers the sum to every placement") {
   for (int P = 1; P <= 40; ++P)
     for (int r = 0; r <= ceilLog2(P); ++r) {
-      checkPlanDelivers(butterflyPlan(P, r, GroupShape::cyclic),
+      checkPlanDelivers(planOf(P, r, GroupShape::cyclic),
                         GroupShape::cyclic);
       if ((P & (P - 1)) == 0)
-        checkPlanDelivers(butterflyPlan(P, r, GroupShape::xor_),
+        checkPlanDelivers(planOf(P, r, GroupShape::xor_),
                           GroupShape::xor_);
     }
 }
@@ -134,7 +142,7 @@ TEST_CASE("each fold sends one copy of every distinct vector, no more") {
     for (int r = 0; r <= ceilLog2(P); ++r) {
       CAPTURE(P);
       CAPTURE(r);
-      ButterflyPlan plan = butterflyPlan(P, r, GroupShape::cyclic);
+      ButterflyPlan plan = planOf(P, r, GroupShape::cyclic);
       std::vector<size_t> sent;
       for (const ButterflyStep &step : plan.steps)
         if (step.kind == ButterflyStep::Kind::fold)
@@ -144,7 +152,7 @@ TEST_CASE("each fold sends one copy of every distinct vector, no more") {
 }
 
 TEST_CASE("design.md's worked example: P = 7, r = 1") {
-  ButterflyPlan plan = butterflyPlan(7, 1, GroupShape::cyclic);
+  ButterflyPlan plan = planOf(7, 1, GroupShape::cyclic);
   CHECK(plan.shifts == 2);
   CHECK(plan.copies == 2); // {3} and {3, 0} share placement 3
   std::vector<const ButterflyStep *> folds;
@@ -160,10 +168,10 @@ TEST_CASE("the corners: r = 0 is the plain butterfly, r = max has no "
           "distribution, and r beyond ceil(log2 P) is r = max") {
   for (int P : {5, 8, 12, 13}) {
     CAPTURE(P);
-    ButterflyPlan zero = butterflyPlan(P, 0, GroupShape::cyclic);
+    ButterflyPlan zero = planOf(P, 0, GroupShape::cyclic);
     CHECK(zero.copies == 1);
     CHECK(zero.shifts == 1);
-    ButterflyPlan top = butterflyPlan(P, kLatencyOptimal, GroupShape::cyclic);
+    ButterflyPlan top = planOf(P, kLatencyOptimal, GroupShape::cyclic);
     CHECK(top.r == ceilLog2(P));
     CHECK(top.shifts == P);
     for (const ButterflyStep &step : top.steps)
@@ -173,10 +181,73 @@ TEST_CASE("the corners: r = 0 is the plain butterfly, r = max has no "
   // is the only one at its placement (it is recursive doubling at r = max,
   // P parts per step).
   for (int r = 0; r <= 6; ++r) {
-    CHECK(butterflyPlan(64, r, GroupShape::cyclic).copies == 1);
-    CHECK(butterflyPlan(64, r, GroupShape::xor_).copies == 1);
+    CHECK(planOf(64, r, GroupShape::cyclic).copies == 1);
+    CHECK(planOf(64, r, GroupShape::xor_).copies == 1);
   }
   for (const ButterflyStep &step :
-       butterflyPlan(64, kLatencyOptimal, GroupShape::xor_).steps)
+       planOf(64, kLatencyOptimal, GroupShape::xor_).steps)
     CHECK(step.sent.size() == 64);
+}
+
+// coll::butterflyRankPlan sends a slot that goes to two destinations twice
+// (a transfer pairs one part with one part); no communication step needs
+// that, so no byte travels twice. Only local copies read a slot twice.
+TEST_CASE("butterfly: a communication step sends each slot once") {
+  for (int P = 1; P <= 128; ++P)
+    for (int r = 0; r <= 8; ++r)
+      for (GroupShape shape : {GroupShape::cyclic, GroupShape::xor_}) {
+        if (shape == GroupShape::xor_ && (P & (P - 1)))
+          continue;
+        CAPTURE(P);
+        CAPTURE(r);
+        for (const ButterflyStep &step : planOf(P, r, shape).steps) {
+          if (step.kind == ButterflyStep::Kind::local)
+            continue;
+          std::set<int> seen;
+          for (auto [index, dst] : step.received)
+            CHECK(seen.insert(index).second);
+          CHECK(seen.size() == step.sent.size());
+        }
+      }
+}
+
+// The rank plan of butterfly(1) on cyclic(7), step by step: the exact
+// messages of rank 0 (slot c * 7 + p is part c * 7 + (0 - p) mod 7).
+TEST_CASE("butterfly: rank plan of r = 1 on cyclic(7)") {
+  CyclicGroup group(7);
+  ButterflyPlan butterfly = butterflyPlan(group, 1);
+  Plan plan = butterflyRankPlan(butterfly, group, 0);
+  CHECK(plan.parts == 7);
+  CHECK(plan.scratchParts == (butterfly.copies - 1) * 7);
+  REQUIRE(plan.steps.size() == butterfly.steps.size());
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const ButterflyStep &b = butterfly.steps[s];
+    const PlanStep &step = plan.steps[s];
+    CAPTURE(s);
+    auto part = [](int slot, int x) {
+      return slot / 7 * 7 + ((x - slot % 7) % 7 + 7) % 7;
+    };
+    if (b.kind == ButterflyStep::Kind::local) {
+      CHECK(step.sends.empty());
+      REQUIRE(step.receives.size() == 1);
+      CHECK(step.receives[0].peer == 0);
+      CHECK(step.action == Action::copy);
+      CHECK(step.receives[0].parts.size() == b.received.size());
+      continue;
+    }
+    CHECK(step.action ==
+          (b.kind == ButterflyStep::Kind::fold ? Action::fold : Action::copy));
+    REQUIRE(step.sends.size() == 1);
+    REQUIRE(step.receives.size() == 1);
+    // t_to t_from^-1 (0) = to - from; the sender is from - to.
+    CHECK(step.sends[0].peer == ((b.to - b.from) % 7 + 7) % 7);
+    CHECK(step.receives[0].peer == ((b.from - b.to) % 7 + 7) % 7);
+    std::multiset<std::pair<int, int>> expected, found;
+    for (auto [index, dst] : b.received)
+      expected.insert({part(b.sent[static_cast<size_t>(index)], 0),
+                       part(dst, step.sends[0].peer)});
+    for (size_t i = 0; i < step.sends[0].parts.size(); ++i)
+      found.insert({step.sends[0].parts[i], step.sends[0].peerParts[i]});
+    CHECK(found == expected);
+  }
 }

@@ -6,7 +6,8 @@
 // distribution because the sum already sits at the shifted placements.
 //
 // The compiler expands exactly this plan into the step program it verifies
-// and generated code runs it, so the schedule that is proven is the one
+// (as group-level moves of vector slots) and generated code executes its
+// rank plan (butterflyRankPlan), so the schedule that is proven is the one
 // that runs. Plain C++17: no MPI, no exceptions.
 //
 // A vector slot is copy * P + placement. Copy 0 is the user's buffer (the
@@ -15,12 +16,13 @@
 // r = 1). On rank x a slot at placement p holds part t_p^-1(x) of its copy.
 
 #include <algorithm>
+#include <cstddef>
 #include <utility>
 #include <vector>
 
-namespace coll {
+#include "coll/plan.hpp"
 
-enum class GroupShape { cyclic, xor_ };
+namespace coll {
 
 // butterfly(r = max): any r >= ceil(log2 P) is the latency-optimal corner.
 constexpr int kLatencyOptimal = 64;
@@ -56,11 +58,6 @@ struct ButterflyPlan {
 
 namespace detail {
 
-// The group law on placement indices: t_a t_b = t_compose(a, b).
-inline int composePlacements(GroupShape shape, int P, int a, int b) {
-  return shape == GroupShape::cyclic ? (a + b) % P : (a ^ b);
-}
-
 inline int ceilLog2(int P) {
   int bits = 0;
   while ((1 << bits) < P) ++bits;
@@ -82,7 +79,8 @@ inline int ceilLog2(int P) {
 //
 // `compose(a, b)` is the index of t_a t_b in the group's enumeration (the
 // enumeration must let every halving move by one element, as cyclic(P)
-// and xor(P) do; a generated group's is found by the compiler).
+// and xor(P) do; a generated group's is found by the compiler). r = 0 is
+// the plain butterfly of coll::groupMoves, which needs no slots.
 template <class Compose>
 ButterflyPlan butterflyPlan(int P, int r, Compose compose) {
   using Kind = ButterflyStep::Kind;
@@ -207,8 +205,65 @@ ButterflyPlan butterflyPlan(int P, int r, Compose compose) {
   return plan;
 }
 
-inline ButterflyPlan butterflyPlan(int P, int r, GroupShape shape) {
-  return butterflyPlan(P, r, [&](int a, int b) { return detail::composePlacements(shape, P, a, b); });
+// The plan of butterfly(r) on `group` (coll/groups.hpp: its compose()).
+template <class Group>
+ButterflyPlan butterflyPlan(const Group& group, int r) {
+  return butterflyPlan(group.size(), r, [&](int a, int b) { return group.compose(a, b); });
+}
+
+// Rank `rank`'s plan of `butterfly` on `group`: vector slot c * P + p
+// holds, on rank x, part c * P + t_p^-1(x) (data part t_p^-1(x) of copy c;
+// parts P.. are the scratch copies). A local step copies parts within the
+// rank; a communication step sends every moved slot's part, as one message,
+// to t_to t_from^-1(x) and takes the same slots of t_from t_to^-1(x) into
+// its destinations. A slot sent to two destinations is sent twice (the
+// step program's transfers pair one part with one part). The pairs go in
+// the order of the sent parts' memory chunks, so that a message of
+// neighbouring chunks is one contiguous run.
+template <class Group>
+Plan butterflyRankPlan(const ButterflyPlan& butterfly, const Group& group, int rank) {
+  const int P = butterfly.P;
+  Plan plan = emptyPlan(Kind::allreduce, P, rank, P, (butterfly.copies - 1) * P);
+  auto partOf = [&](int slot, int x) {
+    return slot / P * P + static_cast<int>(group.inverse(slot % P, x));
+  };
+  for (const ButterflyStep& s : butterfly.steps) {
+    PlanStep step;
+    step.action = s.kind == ButterflyStep::Kind::fold ? Action::fold : Action::copy;
+    const bool local = s.kind == ButterflyStep::Kind::local;
+    const int to = local ? rank : static_cast<int>(group.act(s.to, group.inverse(s.from, rank)));
+    const int from = local ? rank : static_cast<int>(group.act(s.from, group.inverse(s.to, rank)));
+    // The sender's part of a pair's sent slot orders the pairs alike on
+    // both sides of the message.
+    auto order = [&](int x) {
+      std::vector<std::pair<int, int>> pairs(s.received.begin(), s.received.end());
+      auto key = [&](const std::pair<int, int>& pair) {
+        const int part = partOf(s.sent[static_cast<std::size_t>(pair.first)], x);
+        return std::pair<int, int>(part / P, static_cast<int>(group.position(part % P)));
+      };
+      std::stable_sort(pairs.begin(), pairs.end(),
+                       [&](const auto& a, const auto& b) { return key(a) < key(b); });
+      return pairs;
+    };
+    PlanMessage in{from, {}, {}};
+    for (const auto& [index, dst] : order(from)) {
+      in.parts.push_back(partOf(dst, rank));
+      in.peerParts.push_back(partOf(s.sent[static_cast<std::size_t>(index)], from));
+    }
+    if (!local) {
+      PlanMessage out{to, {}, {}};
+      for (const auto& [index, dst] : order(rank)) {
+        out.parts.push_back(partOf(s.sent[static_cast<std::size_t>(index)], rank));
+        out.peerParts.push_back(partOf(dst, to));
+      }
+      step.sends.push_back(std::move(out));
+    }
+    step.receives.push_back(std::move(in));
+    plan.steps.push_back(std::move(step));
+    plan.phases.push_back(local ? "local" : s.kind == ButterflyStep::Kind::fold ? "reduce-scatter"
+                                                                                : "all-gather");
+  }
+  return plan;
 }
 
 }  // namespace coll

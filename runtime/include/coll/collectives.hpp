@@ -2,11 +2,12 @@
 // Collectives through the one executor: for each family, the layout of
 // each kind's buffers as parts, the family's plan (the function the
 // compiler expands and proves: coll::treePlan, digitPlan, trivancePlan,
-// scanPlan, groupPlan, doublingPlan), cached in the Comm, and coll::execute. Generated headers call
+// scanPlan, groupPlan, butterflyRankPlan, doublingPlan), cached in the Comm, and coll::execute. Generated headers call
 // these; so do the tests, on LocalTransport.
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <initializer_list>
@@ -14,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "coll/butterfly.hpp"
 #include "coll/executor.hpp"
 #include "coll/digits.hpp"
 #include "coll/group_moves.hpp"
@@ -57,8 +59,16 @@ inline PlanKey digitPlanKey(const Digits& digits) {
   return PlanKey("coll::digitPlan", {static_cast<int>(digits.system), digits.radix});
 }
 template <class Group>
-PlanKey groupPlanKey(Kind kind, GroupSchedule schedule) {
-  return PlanKey("coll::groupPlan", {static_cast<int>(kind), static_cast<int>(schedule), Group::kPlanKey});
+PlanKey groupPlanKey(Kind kind, GroupSchedule schedule, const Group& group) {
+  const std::uint64_t g = group.planKey();
+  return PlanKey("coll::groupPlan", {static_cast<int>(kind), static_cast<int>(schedule),
+                                     static_cast<int>(g & 0xffffffffu), static_cast<int>(g >> 32)});
+}
+template <class Group>
+PlanKey butterflyPlanKey(int r, const Group& group) {
+  const std::uint64_t g = group.planKey();
+  return PlanKey("coll::butterflyPlan",
+                 {r, static_cast<int>(g & 0xffffffffu), static_cast<int>(g >> 32)});
 }
 inline PlanKey doublingPlanKey() { return PlanKey("coll::doublingPlan", {}); }
 inline PlanKey trivancePlanKey() { return PlanKey("coll::trivancePlan", {}); }
@@ -223,7 +233,7 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
   if (group.size() != P)
     throw Error("coll::runGroup: group size " + std::to_string(group.size()) +
                 " does not match communicator size " + std::to_string(P));
-  const Plan& plan = comm.plan<Plan>(groupPlanKey<Group>(kind, schedule).view(), [&] {
+  const Plan& plan = comm.plan<Plan>(groupPlanKey(kind, schedule, group).view(), [&] {
     return groupPlan(kind, groupMoves(schedule, kind, P), group, P, rank);
   });
   std::vector<T> scratch;
@@ -261,6 +271,36 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
   }
   executeOn(comm, plan, parts, op);
   if (recvInSend) std::copy(block(scratch.data(), rank), block(scratch.data(), rank) + count, recv);
+}
+
+// Runs butterfly(r) for 0 < r (coll::butterflyPlan, butterflyRankPlan) on
+// `group` (CyclicGroup, XorGroup or TableGroup of comm's size): send and
+// recv hold count elements (in place when send == recv); part b of copy 0
+// is chunk group.position(b) of recv, the scratch copies have recv's
+// layout.
+template <class T, class Group, class Op>
+void runButterfly(Comm& comm, int r, const Group& group, const T* send, T* recv,
+                  std::size_t count, Op op) {
+  const int P = comm.size(), rank = comm.rank();
+  if (group.size() != P)
+    throw Error("coll::runButterfly: group size " + std::to_string(group.size()) +
+                " does not match communicator size " + std::to_string(P));
+  const Plan& plan = comm.plan<Plan>(butterflyPlanKey(r, group).view(), [&] {
+    return butterflyRankPlan(butterflyPlan(group, r), group, rank);
+  });
+  const int copies = 1 + plan.scratchParts / P;
+  std::vector<T> scratch(static_cast<std::size_t>(copies - 1) * count);
+  std::vector<PartView<T>> parts(static_cast<std::size_t>(copies) * static_cast<std::size_t>(P));
+  for (int b = 0; b < P; ++b) {
+    const int chunk = group.position(b);
+    const std::size_t at = detail::chunkOffset(count, P, chunk);
+    const std::size_t n = detail::chunkOffset(count, P, chunk + 1) - at;
+    parts[static_cast<std::size_t>(b)] = {recv + at, n, send + at};
+    for (int c = 1; c < copies; ++c)
+      parts[static_cast<std::size_t>(c * P + b)] = {
+          scratch.data() + static_cast<std::size_t>(c - 1) * count + at, n, nullptr};
+  }
+  executeOn(comm, plan, parts, op);
 }
 
 // Runs recursive doubling (coll::doublingPlan) on comm: send and recv hold

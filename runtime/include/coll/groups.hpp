@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,6 @@ void startGroupSteps(const char* who, int groupSize, int commSize, const T* send
 // Z_P acting by rotation: t_k(x) = x + k.
 class CyclicGroup {
  public:
-  static constexpr int kPlanKey = 0;  // its part of a plan's cache key
   explicit CyclicGroup(int P) : P_(P) {
     if (P < 1) throw Error("coll::CyclicGroup: size must be >= 1, got " + std::to_string(P));
   }
@@ -52,6 +52,8 @@ class CyclicGroup {
   int act(int k, int x) const { return detail::wrap(x + detail::wrap(k, P_), P_); }
   int inverse(int k, int x) const { return detail::wrap(x - detail::wrap(k, P_), P_); }
   int position(int part) const { return detail::wrap(part, P_); }
+  int compose(int a, int b) const { return detail::wrap(detail::wrap(a, P_) + detail::wrap(b, P_), P_); }
+  std::uintptr_t planKey() const { return 0; }  // its part of a plan's cache key
 
  private:
   int P_;
@@ -62,7 +64,6 @@ class CyclicGroup {
 // contiguous memory range (position() applies the same reversal).
 class XorGroup {
  public:
-  static constexpr int kPlanKey = 1;  // its part of a plan's cache key
   explicit XorGroup(int P) : P_(P), bits_(0) {
     if (P < 1 || (P & (P - 1)) != 0)
       throw Error("coll::XorGroup: size must be a power of two, got " + std::to_string(P));
@@ -72,6 +73,8 @@ class XorGroup {
   int act(int k, int x) const { return detail::wrap(x, P_) ^ reverse(detail::wrap(k, P_)); }
   int inverse(int k, int x) const { return act(k, x); }  // every element is its own inverse
   int position(int part) const { return reverse(detail::wrap(part, P_)); }
+  int compose(int a, int b) const { return detail::wrap(a, P_) ^ detail::wrap(b, P_); }
+  std::uintptr_t planKey() const { return 1; }  // its part of a plan's cache key
 
  private:
   int reverse(int k) const {
@@ -93,13 +96,21 @@ class TableGroup {
     if (P < 1 || elements == nullptr)
       throw Error("coll::TableGroup: needs P >= 1 and a table, got P = " + std::to_string(P));
     inverse_.resize(static_cast<std::size_t>(P) * static_cast<std::size_t>(P));
-    for (int k = 0; k < P; ++k)
+    sending0To_.resize(static_cast<std::size_t>(P));
+    for (int k = 0; k < P; ++k) {
       for (int x = 0; x < P; ++x) inverse_[index(k, elements_[index(k, x)])] = x;
+      sending0To_[static_cast<std::size_t>(elements_[index(k, 0)])] = k;
+    }
   }
   int size() const { return P_; }
   int act(int k, int x) const { return elements_[index(detail::wrap(k, P_), detail::wrap(x, P_))]; }
   int inverse(int k, int x) const { return inverse_[index(detail::wrap(k, P_), detail::wrap(x, P_))]; }
   int position(int part) const { return detail::wrap(part, P_); }
+  // The action is regular: t_a t_b is the element that sends 0 where it does.
+  int compose(int a, int b) const { return sending0To_[static_cast<std::size_t>(act(a, act(b, 0)))]; }
+  // Its part of a plan's cache key: the table's address, which tells the
+  // tables of different collectives apart.
+  std::uintptr_t planKey() const { return reinterpret_cast<std::uintptr_t>(elements_); }
 
  private:
   std::size_t index(int k, int x) const {
@@ -107,7 +118,7 @@ class TableGroup {
   }
   int P_;
   const int* elements_;
-  std::vector<int> inverse_;
+  std::vector<int> inverse_, sending0To_;
 };
 
 }  // namespace coll

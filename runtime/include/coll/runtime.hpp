@@ -1,7 +1,7 @@
 #pragma once
 // Everything generated collectives need: Comm, groups, Workspace, trees,
 // plans and their executor, digit routings, butterfly plans, merges,
-// VectorSteps, operators.
+// operators.
 
 #include "coll/butterfly.hpp"
 #include "coll/collectives.hpp"
@@ -16,7 +16,6 @@
 #include "coll/transport.hpp"
 #include "coll/tree_pipeline.hpp"
 #include "coll/trees.hpp"
-#include "coll/vector_steps.hpp"
 #include "coll/workspace.hpp"
 
 namespace coll {
