@@ -133,8 +133,8 @@ static std::string runtimeKindName(CollectiveKind kind) {
 
 /// The body of a tree-scheduled collective: the argument checks, then the
 /// runtime's coll::runTree, which runs coll::treePlan -- the plan the
-/// expansion proves -- through the one executor; with segments = S the
-/// rank's tree actions pipelined (coll::runTreePipelined).
+/// expansion proves -- through the one executor, pipelined over the
+/// buffer's segments with segments = S (coll::pipelinePlan).
 static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
                          StringRef type, StringRef qualified) {
   CollectiveKind kind = spec.getKind();
@@ -164,21 +164,16 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
     nullCheck("count > 0 && buffer == nullptr", "buffer");
     os << "  (void)rank;\n"
        << "  if (count == 0 || P == 1)\n    return;\n";
-    if (segments > 1) {
-      os << "  const int rel = (rank - root + P) % P;\n"
-         << "  // segments = " << segments
-         << ": every segment of the buffer runs the tree's steps; segment j\n"
-            "  // runs step t - j in super-step t (coll/tree_pipeline.hpp).\n"
-         << "  coll::runTreePipelined(comm, coll::treeActions(tree, P, root, "
-            "rel, false, true),\n"
-         << "                         buffer, count, " << segments << ", "
-         << op << ");\n";
-      return;
-    }
+    if (segments > 1)
+      os << "  // segments = " << segments
+         << ": every segment of the buffer runs the tree's plan; segment j\n"
+            "  // runs step t - j in super-step t (coll::pipelinePlan).\n";
     os << "  coll::runTree(comm, coll::Kind::broadcast, tree, root, "
           "static_cast<const "
-       << type << " *>(buffer), buffer,\n                count, " << op
-       << ");\n";
+       << type << " *>(buffer), buffer,\n                count, " << op;
+    if (segments > 1)
+      os << ", " << segments;
+    os << ");\n";
     return;
   case CollectiveKind::reduce:
   case CollectiveKind::allreduce: {
@@ -187,31 +182,6 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
     nullCheck(all ? "count > 0 && recv == nullptr"
                   : "count > 0 && rank == root && recv == nullptr",
               "recv");
-    if (segments > 1) {
-      if (all)
-        os << "  " << type << " *acc = recv;\n";
-      else
-        os << "  // Only the root's recv is significant; the others reduce "
-              "in scratch.\n"
-           << "  std::vector<" << type << "> scratch;\n"
-           << "  " << type << " *acc = recv;\n"
-           << "  if (rank != root) {\n"
-           << "    scratch.resize(count);\n"
-           << "    acc = scratch.data();\n"
-           << "  }\n";
-      os << "  if (count > 0 && send != acc)\n"
-         << "    std::copy(send, send + count, acc);\n"
-         << "  if (count == 0 || P == 1)\n    return;\n"
-         << "  const int rel = (rank - root + P) % P;\n"
-         << "  // segments = " << segments
-         << ": every segment of the buffer runs the tree's steps; segment j\n"
-            "  // runs step t - j in super-step t (coll/tree_pipeline.hpp).\n"
-         << "  coll::runTreePipelined(comm, coll::treeActions(tree, P, root, "
-            "rel, true, "
-         << (all ? "true" : "false") << "),\n                         acc, "
-         << "count, " << segments << ", op);\n";
-      return;
-    }
     break;
   }
   case CollectiveKind::gather:
@@ -230,9 +200,16 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
     return; // the spec verifier keeps trees away from these kinds
   }
   os << "  (void)rank;\n"
-     << "  if (count == 0)\n    return;\n"
-     << "  coll::runTree(comm, " << runtimeKindName(kind)
-     << ", tree, root, send, recv, count, " << op << ");\n";
+     << "  if (count == 0)\n    return;\n";
+  if (segments > 1)
+    os << "  // segments = " << segments
+       << ": every segment of the buffer runs the tree's plan; segment j\n"
+          "  // runs step t - j in super-step t (coll::pipelinePlan).\n";
+  os << "  coll::runTree(comm, " << runtimeKindName(kind)
+     << ", tree, root, send, recv, count, " << op;
+  if (segments > 1)
+    os << ", " << segments;
+  os << ");\n";
 }
 
 /// The coll::Digits initializer of a digit-routed spec.
@@ -297,7 +274,7 @@ static void emitGroupTable(CollectiveOp spec, llvm::raw_ostream &os) {
 /// runtime call: coll::runGroup (the plan of coll::groupMoves, which the
 /// expansion proves, through the one executor), coll::runButterfly (the
 /// shifted butterfly's coll::butterflyPlan), coll::runDoubling
-/// (butterfly(r = max) on xor) or coll::runPipelined (segments).
+/// (butterfly(r = max) on xor); segments = S pipelines runGroup's plan.
 static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
                           StringRef type, StringRef qualified) {
   CollectiveKind kind = spec.getKind();
@@ -343,19 +320,16 @@ static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
                          (spec.getSchedule() == ScheduleKind::linear
                               ? "linear"
                               : "butterfly");
-  if (kind == CollectiveKind::allreduce && spec.getSegments() &&
-      *spec.getSegments() > 1) {
-    os << "  // segments = " << *spec.getSegments()
+  int64_t segments = static_cast<int64_t>(spec.getSegments().value_or(1));
+  if (segments > 1)
+    os << "  // segments = " << segments
        << ": the moves of coll::groupMoves run on each segment of the\n"
-          "  // buffer, pipelined (coll::runPipelined).\n"
-       << "  coll::runPipelined<" << type << ">(comm, " << group
-       << ", send, recv, count, " << *spec.getSegments()
-       << ",\n                       coll::groupMoves(" << schedule
-       << ", coll::Kind::allreduce, P), op);\n";
-    return;
-  }
+          "  // buffer, pipelined (coll::pipelinePlan).\n";
   os << "  coll::runGroup(comm, " << runtimeKindName(kind) << ", " << schedule
-     << ", " << group << ", send, recv, count, " << op << ");\n";
+     << ", " << group << ", send, recv, count, " << op;
+  if (segments > 1)
+    os << ", " << segments;
+  os << ");\n";
 }
 
 static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,

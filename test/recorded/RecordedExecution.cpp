@@ -1,8 +1,9 @@
 // recorded-execution: translation validation of the runtime against the
 // proof. For every example the runtime serves through the one executor
-// (all but the pipelined segments: the trees, the digit routings and
-// Trivance, the scans, the group moves and the shifted butterfly on every
-// group, recursive doubling), and every P given (a fixed rank count: that
+// (every family: the trees, the digit routings and Trivance, the scans,
+// the group moves and the shifted butterfly on every group, recursive
+// doubling, each pipelined over segments where the spec says so), and
+// every P given (a fixed rank count: that
 // P only), the collective runs on P ranks in this process (coll::LocalTransport) with recording on;
 // the recorded program must be proven by the verifier AND equal, step by
 // step and transfer by transfer, the expansion the verifier proves; and
@@ -59,7 +60,13 @@ struct Sum {
 /// kinds of one block).
 int64_t input(int r, int b, size_t i) { return 1000000 * (r + 1) + 1000 * b + int64_t(i); }
 
-constexpr size_t kCount = 3;
+/// Elements per block: 3, and for a pipelined spec 2 S + 1, so that its S
+/// segments are all there (the runtime uses at most count of them) and of
+/// unequal lengths.
+size_t countOf(CollectiveOp spec) {
+  int64_t S = static_cast<int64_t>(spec.getSegments().value_or(1));
+  return S > 1 ? static_cast<size_t>(2 * S + 1) : 3;
+}
 
 /// One rank's buffers and what they must hold afterwards.
 struct Buffers {
@@ -67,7 +74,7 @@ struct Buffers {
   bool checked = true; // false: the rank's recv is not significant
 };
 
-Buffers buffersOf(Kind kind, int P, int root, int rank) {
+Buffers buffersOf(Kind kind, int P, int root, int rank, size_t kCount) {
   Buffers b;
   auto blocks = [&](int r, int n) {
     std::vector<int64_t> v;
@@ -148,12 +155,16 @@ Buffers buffersOf(Kind kind, int P, int root, int rank) {
 /// A step's transfers, sorted, as text: the comparison of two programs. A
 /// transfer pairs sent with received parts; the order of its pairs is the
 /// message's memory order, not its meaning, so the pairs are sorted too.
-std::vector<std::string> stepText(StepOp step) {
+/// Parts are named as `base` names them (a segment's as the expansion's).
+std::vector<std::string> stepText(
+    StepOp step, const std::function<int64_t(int64_t)> &base = nullptr) {
+  auto name = [&](int64_t p) { return base ? base(p) : p; };
   std::vector<std::string> out;
   for (const Transfer &t : transfersOfStep(step)) {
     std::vector<std::pair<int64_t, int64_t>> pairs;
     for (size_t i = 0; i < t.sent.size(); ++i)
-      pairs.push_back({t.sent[i], i < t.received.size() ? t.received[i] : -1});
+      pairs.push_back({name(t.sent[i]),
+                       i < t.received.size() ? name(t.received[i]) : -1});
     llvm::sort(pairs);
     std::string s = std::to_string(t.src) + "->" + std::to_string(t.dst) + " [";
     for (auto [sent, received] : pairs)
@@ -166,34 +177,85 @@ std::vector<std::string> stepText(StepOp step) {
   return out;
 }
 
-/// "" when the programs have the same steps (kind, phase, transfers).
-std::string difference(ProgramOp recorded, ProgramOp expanded) {
-  auto a = llvm::to_vector(recorded.getBody().getOps<StepOp>());
-  auto b = llvm::to_vector(expanded.getBody().getOps<StepOp>());
-  if (recorded.getNumParts() != expanded.getNumParts())
-    return "num_parts " + std::to_string(recorded.getNumParts()) + " vs " +
-           std::to_string(expanded.getNumParts());
+/// The steps `a` (parts named by `base`) and `b` compared: "" when they
+/// have the same kinds, phases and transfers, else the first difference,
+/// with `where` naming the step.
+std::string differenceOfSteps(std::vector<StepOp> a,
+                              const std::function<int64_t(int64_t)> &base,
+                              std::vector<StepOp> b,
+                              const std::string &where) {
   for (size_t s = 0; s < std::max(a.size(), b.size()); ++s) {
+    std::string at = where + "step " + std::to_string(s);
     if (s >= a.size() || s >= b.size())
-      return "step " + std::to_string(s) + ": " +
+      return at + ": " +
              (s >= a.size() ? "missing from the recording"
                             : "recorded, not in the expansion");
     if (a[s].getStepKind() != b[s].getStepKind() ||
         a[s].getPhase() != b[s].getPhase())
-      return "step " + std::to_string(s) + ": recorded " +
+      return at + ": recorded " +
              stringifyStepKind(a[s].getStepKind()).str() + " \"" +
              a[s].getPhase().str() + "\", expanded " +
              stringifyStepKind(b[s].getStepKind()).str() + " \"" +
              b[s].getPhase().str() + "\"";
-    std::vector<std::string> x = stepText(a[s]), y = stepText(b[s]);
+    std::vector<std::string> x = stepText(a[s], base), y = stepText(b[s]);
     if (x != y) {
       for (size_t k = 0; k < std::max(x.size(), y.size()); ++k)
         if (k >= x.size() || k >= y.size() || x[k] != y[k])
-          return "step " + std::to_string(s) + ": recorded " +
-                 (k < x.size() ? x[k] : "nothing") + ", expanded " +
-                 (k < y.size() ? y[k] : "nothing");
+          return at + ": recorded " + (k < x.size() ? x[k] : "nothing") +
+                 ", expanded " + (k < y.size() ? y[k] : "nothing");
     }
   }
+  return "";
+}
+
+/// "" when the recording is the expansion: the same steps (kind, phase,
+/// transfers). A run pipelined over `segments` segments (coll::pipelinePlan
+/// numbers segment j's data part p j * data + p, its scratch part q
+/// segments * data + j * scratch + q) must be, segment by segment, the
+/// expansion on that segment's parts, and each recorded step one
+/// segment's.
+std::string difference(ProgramOp recorded, ProgramOp expanded, int segments) {
+  auto steps = [](ProgramOp program) {
+    auto ops = program.getBody().getOps<StepOp>();
+    return std::vector<StepOp>(ops.begin(), ops.end());
+  };
+  std::vector<StepOp> a = steps(recorded), b = steps(expanded);
+  int64_t n = static_cast<int64_t>(expanded.getNumParts());
+  if (static_cast<int64_t>(recorded.getNumParts()) != n * segments)
+    return "num_parts " + std::to_string(recorded.getNumParts()) + " vs " +
+           std::to_string(n * segments);
+  if (segments <= 1)
+    return differenceOfSteps(a, nullptr, b, "");
+  int64_t scratch = static_cast<int64_t>(expanded.getNumScratchParts().value_or(0));
+  int64_t data = n - scratch, S = segments;
+  auto segmentOf = [&](int64_t p) {
+    return p < S * data ? p / data : (p - S * data) / scratch;
+  };
+  auto base = [&](int64_t p) {
+    return p < S * data ? p % data : data + (p - S * data) % scratch;
+  };
+  std::vector<std::vector<StepOp>> bySegment(segments);
+  for (size_t s = 0; s < a.size(); ++s) {
+    int64_t segment = -1;
+    for (const Transfer &t : transfersOfStep(a[s]))
+      for (const std::vector<int64_t> *list : {&t.sent, &t.received})
+        for (int64_t p : *list) {
+          if (segment < 0)
+            segment = segmentOf(p);
+          if (segmentOf(p) != segment)
+            return "recorded step " + std::to_string(s) +
+                   " moves parts of segments " + std::to_string(segment) +
+                   " and " + std::to_string(segmentOf(p));
+        }
+    if (segment < 0)
+      return "recorded step " + std::to_string(s) + " moves no part";
+    bySegment[segment].push_back(a[s]);
+  }
+  for (int j = 0; j < segments; ++j)
+    if (std::string diff = differenceOfSteps(
+            bySegment[j], base, b, "segment " + std::to_string(j) + ", ");
+        !diff.empty())
+      return diff;
   return "";
 }
 
@@ -234,15 +296,34 @@ struct Runner {
   std::function<void(Comm &, const int64_t *, int64_t *, size_t)> run;
 };
 
+Runner unpipelinedRunnerOf(CollectiveOp spec, int P);
+
+/// The runner of `spec` at P ranks.
 Runner runnerOf(CollectiveOp spec, int P) {
+  Runner runner = unpipelinedRunnerOf(spec, P);
+  int S = static_cast<int>(spec.getSegments().value_or(1));
+  if (S <= 1)
+    return runner;
+  // segments = S: the runtime pipelines the family's plan over
+  // min(S, count) segments; countOf gives every segment an element.
+  auto base = runner.plan;
+  runner.plan = [=](int r) { return pipelinePlan(base(r), S); };
+  std::string key = runner.key;
+  runner.key = key + std::string(PlanKey("", {}).segmented(S).view());
+  return runner;
+}
+
+Runner unpipelinedRunnerOf(CollectiveOp spec, int P) {
   Kind kind = runtimeKind(spec.getKind());
+  int segments = static_cast<int>(spec.getSegments().value_or(1));
   if (spec.isTree()) {
     Tree tree = treeOf(spec);
     int root = spec.getRoot() ? static_cast<int>(*spec.getRoot()) : 0;
     return {[=](int r) { return treePlan(kind, tree, P, root, r); },
             std::string(treePlanKey(kind, tree, root).view()),
             [=](Comm &comm, const int64_t *send, int64_t *recv, size_t count) {
-              runTree(comm, kind, tree, root, send, recv, count, Sum{});
+              runTree(comm, kind, tree, root, send, recv, count, Sum{},
+                      segments);
             }};
   }
   if (isScan(spec.getKind())) {
@@ -288,7 +369,8 @@ Runner runnerOf(CollectiveOp spec, int P) {
               std::string(groupPlanKey(kind, schedule, group).view()),
               [=](Comm &comm, const int64_t *send, int64_t *recv,
                   size_t count) {
-                runGroup(comm, kind, schedule, group, send, recv, count, Sum{});
+                runGroup(comm, kind, schedule, group, send, recv, count, Sum{},
+                         segments);
               }};
     };
     if (spec.getGroup() == GroupKind::cyclic)
@@ -338,10 +420,11 @@ std::vector<std::string> validate(mlir::MLIRContext &context,
   Kind kind = runtimeKind(spec.getKind());
   int root = spec.getRoot() ? static_cast<int>(*spec.getRoot()) : 0;
   Runner runner = runnerOf(spec, P);
+  const size_t kCount = countOf(spec);
   auto recording = std::make_shared<Recording>();
   std::vector<Buffers> buffers(P);
   for (int r = 0; r < P; ++r) {
-    buffers[r] = buffersOf(kind, P, root, r);
+    buffers[r] = buffersOf(kind, P, root, r, kCount);
     if (inPlace && kind == Kind::allgather) { // the own block is in recv
       std::copy(buffers[r].send.begin(), buffers[r].send.end(),
                 buffers[r].recv.begin() + r * kCount);
@@ -411,8 +494,11 @@ std::vector<std::string> validate(mlir::MLIRContext &context,
   // A group schedule's recording lists every rank's transfers (the
   // expansion collc verify proves has its moves too): Z3's rank-level
   // queries take minutes there from P = 32 on, the exact replay seconds.
+  // A pipelined recording has S times the expansion's steps: the replay
+  // too.
   VerifyOptions options;
-  if (!spec.isTree() && !spec.isDigitRouting() && !isScan(spec.getKind()))
+  if ((!spec.isTree() && !spec.isDigitRouting() && !isScan(spec.getKind())) ||
+      spec.getSegments().value_or(1) > 1)
     options.replayEverywhere();
   for (const PropertyResult &r : verifyProgram(recorded, options))
     if (r.verdict != Verdict::proven)
@@ -426,17 +512,13 @@ std::vector<std::string> validate(mlir::MLIRContext &context,
       mlir::ModuleOp::create(spec.getLoc());
   mlir::OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
   ProgramOp expanded = expandCollective(spec, P, builder);
-  std::string diff = difference(recorded, expanded);
+  std::string diff =
+      difference(recorded, expanded,
+                 static_cast<int>(spec.getSegments().value_or(1)));
   if (!diff.empty())
     failures.push_back("the recording differs from the proven expansion: " +
                        diff);
   return failures;
-}
-
-/// The runtime runs these specs through the executor so far: all but the
-/// pipelined segments.
-bool servedByExecutor(CollectiveOp spec) {
-  return spec.getSegments().value_or(1) == 1;
 }
 
 } // namespace
@@ -492,8 +574,6 @@ int main(int argc, char **argv) {
     }
     bool served = false;
     for (CollectiveOp spec : module->getOps<CollectiveOp>()) {
-      if (!servedByExecutor(spec))
-        continue;
       served = true;
       for (int P : ranks) {
         if (!spec.acceptsRanks(P))

@@ -183,3 +183,58 @@ TEST_CASE("the executor names a plan for another rank or layout") {
           execute(comm.transport(), plan, std::vector<PartView<int>>{{&v, 1}}, Add{});
         }) == "coll::execute: the plan has 2 parts, the layout 1");
 }
+
+// segments = S: coll::pipelinePlan runs segment j's step t - j in
+// super-step t, one exchange per super-step. The chain broadcast on 3 ranks
+// (0 -> 1, then 1 -> 2) in 2 segments, seen from rank 1.
+TEST_CASE("pipelinePlan: super-step t runs step t - j of segment j") {
+  const Tree chain{TreeShape::chain, 2, 16};
+  Plan plan = pipelinePlan(treePlan(Kind::broadcast, chain, 3, 0, 1), 2);
+  CHECK(plan.parts == 2);
+  CHECK(plan.scratchParts == 0);
+  REQUIRE(plan.steps.size() == 4);
+  // Super-step 0: segment 0's step 0; super-step 1: segment 0's step 1 and
+  // segment 1's step 0, in one exchange; super-step 2: segment 1's step 1.
+  const bool withNext[4] = {false, true, false, false};
+  for (int s = 0; s < 4; ++s) {
+    CAPTURE(s);
+    CHECK(plan.steps[s].withNext == withNext[s]);
+  }
+  auto only = [](const std::vector<PlanMessage> &list) {
+    REQUIRE(list.size() == 1);
+    return list[0];
+  };
+  CHECK(plan.steps[0].sends.empty());
+  CHECK(only(plan.steps[0].receives).peer == 0);
+  CHECK(only(plan.steps[0].receives).parts == std::vector<int>{0});
+  CHECK(plan.steps[1].receives.empty());
+  CHECK(only(plan.steps[1].sends).peer == 2);
+  CHECK(only(plan.steps[1].sends).parts == std::vector<int>{0});
+  CHECK(only(plan.steps[2].receives).parts == std::vector<int>{1});
+  CHECK(only(plan.steps[3].sends).parts == std::vector<int>{1});
+  CHECK(plan.phases == std::vector<std::string>(4, plan.phases[0]));
+}
+
+// Runs: the segmented chain allreduce on LocalTransport equals the sum,
+// element by element, for counts below, at and above S.
+TEST_CASE("runTree with segments: the pipelined chain allreduce") {
+  const Tree chain{TreeShape::chain, 2, 16};
+  for (int P : {1, 2, 5}) {
+    for (std::size_t count : {1u, 3u, 4u, 11u}) {
+      CAPTURE(P);
+      CAPTURE(count);
+      std::vector<std::vector<long>> recv(P, std::vector<long>(count, -1));
+      runLocal(P, [&](Comm &comm) {
+        std::vector<long> send(count);
+        for (std::size_t i = 0; i < count; ++i)
+          send[i] = 100 * comm.rank() + static_cast<long>(i);
+        runTree(comm, Kind::allreduce, chain, 0, send.data(),
+                recv[comm.rank()].data(), count,
+                [](long a, long b) { return a + b; }, 4);
+      });
+      for (int r = 0; r < P; ++r)
+        for (std::size_t i = 0; i < count; ++i)
+          CHECK(recv[r][i] == 100 * P * (P - 1) / 2 + P * static_cast<long>(i));
+    }
+  }
+}

@@ -118,25 +118,6 @@ TEST_CASE("the chain: P - 1 steps, the last rank first, subtrees [rel, P)") {
   CHECK(mine[1].child == 2);
 }
 
-TEST_CASE("tree actions: reduce up, then broadcast down, in step order") {
-  // Rank 2 of a chain over 5 ranks rooted at 1 is relative rank 1.
-  const std::vector<TreeAction> actions =
-      treeActions(Tree{TreeShape::chain, 2, 16}, 5, 1, 1, true, true);
-  REQUIRE(actions.size() == 4);
-  // Up: merge from relative 2 (rank 3) in step 2, send to the root in 3;
-  // down (steps 4..7): receive from the root in 4, send to rank 3 in 5.
-  const int expected[4][3] = {{2, 3, TreeAction::combine},
-                              {3, 1, TreeAction::send},
-                              {4, 1, TreeAction::receive},
-                              {5, 3, TreeAction::send}};
-  for (int i = 0; i < 4; ++i) {
-    CAPTURE(i);
-    CHECK(actions[i].step == expected[i][0]);
-    CHECK(actions[i].peer == expected[i][1]);
-    CHECK(actions[i].kind == expected[i][2]);
-  }
-}
-
 TEST_CASE("the binomial tree of seed 000 on 4 ranks") {
   // Step 0: 1 -> 0 and 3 -> 2; step 1: 2 -> 0 with the sum of {2, 3}.
   const std::vector<TreeEdge> edges = treeEdges(Tree{TreeShape::binomial}, 4);

@@ -22,6 +22,7 @@
 #include "coll/groups.hpp"
 #include "coll/plan.hpp"
 #include "coll/scans.hpp"
+#include "coll/segments.hpp"
 #include "coll/transport.hpp"
 #include "coll/trees.hpp"
 
@@ -43,6 +44,16 @@ class PlanKey {
     }
   }
   std::string_view view() const { return {bytes_, size_}; }
+  // The key of this plan pipelined over `segments` segments (pipelinePlan).
+  PlanKey segmented(int segments) const {
+    PlanKey key = *this;
+    if (key.size_ + sizeof(int) + 1 > sizeof(bytes_))
+      throw Error("coll::PlanKey: the key of a segmented plan is too long");
+    key.bytes_[key.size_++] = 'S';
+    std::memcpy(key.bytes_ + key.size_, &segments, sizeof(int));
+    key.size_ += sizeof(int);
+    return key;
+  }
 
  private:
   char bytes_[64];
@@ -92,17 +103,32 @@ void executeOn(Comm& comm, const Plan& plan, const std::vector<PartView<T>>& par
 //   reduce_scatter:     send (P blocks), recv (count);
 //   barrier:            no buffers (count 0).
 // Block b of a P-block buffer is rank b's. `op` merges the lower rank's
-// value first.
+// value first. With segments = S > 1 (broadcast, reduce and allreduce)
+// the buffer is cut into min(S, count) segments that run the tree's plan
+// pipelined (coll::pipelinePlan): segment j runs step t - j in
+// super-step t.
 template <class T, class Op>
 void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T* recv,
-             std::size_t count, Op op) {
+             std::size_t count, Op op, int segments = 1) {
   const int P = comm.size(), rank = comm.rank();
-  const Plan& plan = comm.plan<Plan>(treePlanKey(kind, tree, root).view(), [&] {
+  if (segments < 1)
+    throw Error("coll::runTree: segments must be >= 1, got " + std::to_string(segments));
+  // No empty segments: at most count of them (the cost model prices S).
+  const int S = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(segments),
+                                                       std::max<std::size_t>(count, 1)));
+  if (S > 1 && kind != Kind::broadcast && kind != Kind::reduce && kind != Kind::allreduce)
+    throw Error(std::string("coll::runTree: segments pipeline broadcast, reduce and allreduce, not ") +
+                kindName(kind));
+  const PlanKey key = treePlanKey(kind, tree, root);
+  const Plan& plan = S > 1 ? comm.plan<Plan>(key.segmented(S).view(), [&] {
+    return pipelinePlan(treePlan(kind, tree, P, root, rank), S);
+  })
+                           : comm.plan<Plan>(key.view(), [&] {
     return treePlan(kind, tree, P, root, rank);
   });
   const bool isRoot = rank == root;
   std::vector<T> scratch;
-  std::vector<PartView<T>> parts(static_cast<std::size_t>(plan.parts));
+  std::vector<PartView<T>> parts(static_cast<std::size_t>(plan.parts / S));
   auto block = [&](T* base, int b) { return base + static_cast<std::size_t>(b) * count; };
   switch (kind) {
     case Kind::reduce:
@@ -149,6 +175,14 @@ void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T
     }
     default:
       throw Error(std::string("coll::runTree: trees do not serve ") + kindName(kind));
+  }
+  if (S > 1) {  // the one part cut into segments
+    const PartView<T> whole = parts[0];
+    const SegmentSplit split{count, static_cast<std::size_t>(S)};
+    parts.resize(static_cast<std::size_t>(S));
+    for (int j = 0; j < S; ++j)
+      parts[static_cast<std::size_t>(j)] = {whole.data + split.offset(static_cast<std::size_t>(j)),
+                                            split.length(static_cast<std::size_t>(j)), nullptr};
   }
   executeOn(comm, plan, parts, op);
   if ((kind == Kind::scatter || kind == Kind::reduce_scatter) && count)
@@ -226,29 +260,48 @@ void runScan(Comm& comm, Kind kind, ScanSchedule schedule, const T* send, T* rec
 //   allgather:       send (count), recv (P blocks); part b is recv's block b.
 // In place when send == recv (allreduce), recv inside send (reduce_scatter:
 // MPI_IN_PLACE's recv == send), send == recv + rank * count (allgather).
+// With segments = S > 1 (allreduce only) the buffer is cut into
+// min(S, count) segments, each laid out as the whole buffer above, that
+// run the moves pipelined (coll::pipelinePlan).
 template <class T, class Group, class Op>
 void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group, const T* send,
-              T* recv, std::size_t count, Op op) {
+              T* recv, std::size_t count, Op op, int segments = 1) {
   const int P = comm.size(), rank = comm.rank();
   if (group.size() != P)
     throw Error("coll::runGroup: group size " + std::to_string(group.size()) +
                 " does not match communicator size " + std::to_string(P));
-  const Plan& plan = comm.plan<Plan>(groupPlanKey(kind, schedule, group).view(), [&] {
-    return groupPlan(kind, groupMoves(schedule, kind, P), group, P, rank);
-  });
+  if (segments < 1)
+    throw Error("coll::runGroup: segments must be >= 1, got " + std::to_string(segments));
+  const int S = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(segments),
+                                                       std::max<std::size_t>(count, 1)));
+  if (S > 1 && kind != Kind::allreduce)
+    throw Error(std::string("coll::runGroup: segments pipeline the allreduce, not ") +
+                kindName(kind));
+  const PlanKey key = groupPlanKey(kind, schedule, group);
+  auto make = [&] { return groupPlan(kind, groupMoves(schedule, kind, P), group, P, rank); };
+  const Plan& plan = S > 1 ? comm.plan<Plan>(key.segmented(S).view(),
+                                             [&] { return pipelinePlan(make(), S); })
+                           : comm.plan<Plan>(key.view(), make);
   std::vector<T> scratch;
   bool recvInSend = false;
-  std::vector<PartView<T>> parts(static_cast<std::size_t>(P));
+  std::vector<PartView<T>> parts(static_cast<std::size_t>(P) * static_cast<std::size_t>(S));
   auto block = [&](auto* base, int b) { return base + static_cast<std::size_t>(b) * count; };
   switch (kind) {
-    case Kind::allreduce:
-      for (int b = 0; b < P; ++b) {
-        const int chunk = group.position(b);
-        const std::size_t at = detail::chunkOffset(count, P, chunk);
-        const std::size_t n = detail::chunkOffset(count, P, chunk + 1) - at;
-        parts[static_cast<std::size_t>(b)] = {recv + at, n, send + at};
+    case Kind::allreduce: {
+      const SegmentSplit split{count, static_cast<std::size_t>(S)};
+      for (int j = 0; j < S; ++j) {
+        const std::size_t base = split.offset(static_cast<std::size_t>(j));
+        const std::size_t length = split.length(static_cast<std::size_t>(j));
+        for (int b = 0; b < P; ++b) {
+          const int chunk = group.position(b);
+          const std::size_t at = base + detail::chunkOffset(length, P, chunk);
+          const std::size_t n = detail::chunkOffset(length, P, chunk + 1) -
+                                detail::chunkOffset(length, P, chunk);
+          parts[static_cast<std::size_t>(j * P + b)] = {recv + at, n, send + at};
+        }
       }
       break;
+    }
     case Kind::reduce_scatter: {
       // The rank's own block is merged in recv, unless recv lies in send
       // (in place: MPI_IN_PLACE puts the result at the start of send).

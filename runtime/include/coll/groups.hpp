@@ -28,18 +28,6 @@ inline std::size_t chunkOffset(std::size_t count, int P, int j) {
   return jj * q + std::min(jj, r);
 }
 
-// The checks and the first copy every group-level step runner starts with:
-// the group matches the communicator, buffers exist, recv starts as send.
-template <class T>
-void startGroupSteps(const char* who, int groupSize, int commSize, const T* send, T* recv,
-                     std::size_t count) {
-  if (groupSize != commSize)
-    throw Error(std::string(who) + ": group size " + std::to_string(groupSize) +
-                " does not match communicator size " + std::to_string(commSize));
-  if (count > 0 && (send == nullptr || recv == nullptr))
-    throw Error(std::string(who) + ": null buffer with count " + std::to_string(count));
-  if (count > 0 && send != recv) std::copy(send, send + count, recv);
-}
 }  // namespace detail
 
 // Z_P acting by rotation: t_k(x) = x + k.

@@ -1,6 +1,6 @@
 #pragma once
-// Everything generated collectives need: Comm, groups, Workspace, trees,
-// plans and their executor, digit routings, butterfly plans, merges,
+// Everything generated collectives need: Comm, groups, trees, plans and
+// their executor, digit routings, butterfly plans, segments, merges,
 // operators.
 
 #include "coll/butterfly.hpp"
@@ -13,10 +13,9 @@
 #include "coll/plan.hpp"
 #include "coll/reconfiguration.hpp"
 #include "coll/scans.hpp"
+#include "coll/segments.hpp"
 #include "coll/transport.hpp"
-#include "coll/tree_pipeline.hpp"
 #include "coll/trees.hpp"
-#include "coll/workspace.hpp"
 
 namespace coll {
 

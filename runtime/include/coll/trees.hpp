@@ -180,38 +180,6 @@ inline std::vector<TreeEdge> treeEdges(const Tree& tree, int P) {
   return all;
 }
 
-// One rank's part in one step of a tree: send its segment to `peer`,
-// receive it from `peer`, or receive and merge it.
-struct TreeAction {
-  enum Kind { send, receive, combine };
-  int step;
-  int peer;  // absolute rank
-  Kind kind;
-};
-
-// The actions of relative rank `rel` for a tree rooted at `root`: `up`
-// (reduce: merge each child, then send to the parent) in steps
-// 0 .. treeSteps - 1, then `down` (broadcast: receive from the parent, then
-// send to each child) in the next treeSteps steps when both are asked for.
-inline std::vector<TreeAction> treeActions(const Tree& tree, int P, int root, int rel, bool up,
-                                           bool down) {
-  const std::vector<TreeEdge> edges = treeEdgesOf(tree, P, rel);
-  auto absolute = [&](int r) { return (r + root) % P; };
-  std::vector<TreeAction> actions;
-  const int steps = treeSteps(tree, P);
-  if (up)
-    for (const TreeEdge& e : edges)
-      actions.push_back(e.child == rel ? TreeAction{e.step, absolute(e.parent), TreeAction::send}
-                                       : TreeAction{e.step, absolute(e.child), TreeAction::combine});
-  const int first = up ? steps : 0;
-  if (down)
-    for (auto e = edges.rbegin(); e != edges.rend(); ++e)
-      actions.push_back(e->child == rel
-                            ? TreeAction{first + steps - 1 - e->step, absolute(e->parent), TreeAction::receive}
-                            : TreeAction{first + steps - 1 - e->step, absolute(e->child), TreeAction::send});
-  return actions;
-}
-
 // Whether a kind's tree moves one part per rank (the blocks of gather,
 // scatter, allgather and reduce_scatter) rather than one part in all.
 inline bool treeMovesBlocks(Kind kind) {

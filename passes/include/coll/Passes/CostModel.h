@@ -82,8 +82,8 @@ std::vector<StepCost> costOfSteps(ProgramOp program, const MachineModel &model,
 /// With `segments` = S on the program, costOfSteps prices one segment's
 /// steps (bytes / S) and this the pipelined run: S + steps - 1 super-steps,
 /// super-step t carrying step t - j of every segment j (as
-/// coll::runPipelined and coll::runTreePipelined run them; the latter
-/// uses count segments when count < S, priced here as S). A rank's
+/// coll::pipelinePlan runs them; the runtime uses count segments when
+/// count < S, priced here as S). A rank's
 /// messages in a super-step add up, so pipelining pays where a step keeps
 /// most ranks idle (a chain: (P + S - 2)(alpha + beta M / S)), not where
 /// every rank sends in every step (the ring). Without segments: costOfSteps.
