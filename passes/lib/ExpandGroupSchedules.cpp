@@ -143,12 +143,17 @@ static ProgramOp expandShiftedButterfly(CollectiveOp spec,
   return program;
 }
 
-ButterflyPlan coll::shiftedButterflyPlan(CollectiveOp spec,
-                                         const GroupAlgebra &group) {
+int coll::butterflyRuntimeR(CollectiveOp spec) {
   int64_t r = static_cast<int64_t>(spec.getButterflyR());
   // r beyond ceil(log2 P) is r = max; clamp before narrowing.
-  int rr = r == kButterflyMax || r > 64 ? kLatencyOptimal : static_cast<int>(r);
-  return butterflyPlan(static_cast<int>(group.order()), rr, [&](int a, int b) {
+  return r == kButterflyMax || r > kLatencyOptimal ? kLatencyOptimal
+                                                   : static_cast<int>(r);
+}
+
+ButterflyPlan coll::shiftedButterflyPlan(CollectiveOp spec,
+                                         const GroupAlgebra &group) {
+  return butterflyPlan(static_cast<int>(group.order()), butterflyRuntimeR(spec),
+                       [&](int a, int b) {
     return static_cast<int>(group.compose(a, b));
   });
 }

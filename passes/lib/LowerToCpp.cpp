@@ -159,15 +159,18 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
                kind == CollectiveKind::reduce_scatter ||
                kind == CollectiveKind::reduce;
   std::string op = hasOp ? "op" : "coll::NoMerge{}";
+  auto segmentsComment = [&] {
+    if (segments > 1)
+      os << "  // segments = " << segments
+         << ": every segment of the buffer runs the tree's plan; segment j\n"
+            "  // runs step t - j in super-step t (coll::pipelinePlan).\n";
+  };
   switch (kind) {
   case CollectiveKind::broadcast:
     nullCheck("count > 0 && buffer == nullptr", "buffer");
     os << "  (void)rank;\n"
        << "  if (count == 0 || P == 1)\n    return;\n";
-    if (segments > 1)
-      os << "  // segments = " << segments
-         << ": every segment of the buffer runs the tree's plan; segment j\n"
-            "  // runs step t - j in super-step t (coll::pipelinePlan).\n";
+    segmentsComment();
     os << "  coll::runTree(comm, coll::Kind::broadcast, tree, root, "
           "static_cast<const "
        << type << " *>(buffer), buffer,\n                count, " << op;
@@ -201,10 +204,7 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
   }
   os << "  (void)rank;\n"
      << "  if (count == 0)\n    return;\n";
-  if (segments > 1)
-    os << "  // segments = " << segments
-       << ": every segment of the buffer runs the tree's plan; segment j\n"
-          "  // runs step t - j in super-step t (coll::pipelinePlan).\n";
+  segmentsComment();
   os << "  coll::runTree(comm, " << runtimeKindName(kind)
      << ", tree, root, send, recv, count, " << op;
   if (segments > 1)
@@ -306,9 +306,10 @@ static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
     return;
   }
   if (r != 0) {
-    std::string rArgument = r == kButterflyMax || r > 64
+    int runtimeR = butterflyRuntimeR(spec);
+    std::string rArgument = runtimeR == kLatencyOptimal
                                 ? std::string("coll::kLatencyOptimal")
-                                : std::to_string(r);
+                                : std::to_string(runtimeR);
     os << "  // butterfly(r = " << (r == kButterflyMax ? "max" : std::to_string(r))
        << "): the shifted reductions of coll::butterflyPlan, which\n"
           "  // `coll-expand-group-schedules` expanded and the verifier proved.\n"

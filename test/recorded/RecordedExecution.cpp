@@ -346,9 +346,7 @@ Runner unpipelinedRunnerOf(CollectiveOp spec, int P) {
     GroupSchedule schedule = spec.getSchedule() == ScheduleKind::linear
                                  ? GroupSchedule::linear
                                  : GroupSchedule::butterfly;
-    int64_t rr = static_cast<int64_t>(spec.getButterflyR());
-    int r = rr == kButterflyMax || rr > 64 ? kLatencyOptimal
-                                           : static_cast<int>(rr);
+    int r = butterflyRuntimeR(spec);
     // `table` keeps a generated group's elements alive for its TableGroup.
     auto run = [=](auto group, std::shared_ptr<std::vector<int>> table) -> Runner {
       if (r != 0)

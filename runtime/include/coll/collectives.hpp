@@ -87,6 +87,44 @@ inline PlanKey scanPlanKey(Kind kind, ScanSchedule schedule) {
   return PlanKey("coll::scanPlan", {static_cast<int>(kind), static_cast<int>(schedule)});
 }
 
+// The segments a pipelined run of `count` elements uses: `segments`, but
+// at most count, so that none is empty (the cost model prices S); 1 for
+// no pipelining. `who` and `kinds` name the caller in its errors.
+inline int segmentsUsed(const char* who, int segments, std::size_t count, Kind kind,
+                        std::initializer_list<Kind> kinds, const char* kindsText) {
+  if (segments < 1)
+    throw Error(std::string(who) + ": segments must be >= 1, got " + std::to_string(segments));
+  const int S = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(segments),
+                                                       std::max<std::size_t>(count, 1)));
+  if (S > 1 && std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+    throw Error(std::string(who) + ": segments pipeline " + kindsText + ", not " + kindName(kind));
+  return S;
+}
+
+// The plan `make()` from comm's cache under `key`, or with S > 1 its
+// pipelinePlan over S segments, cached under key.segmented(S).
+template <class Make>
+const Plan& cachedPlan(Comm& comm, const PlanKey& key, int S, Make make) {
+  if (S <= 1) return comm.plan<Plan>(key.view(), make);
+  return comm.plan<Plan>(key.segmented(S).view(), [&] { return pipelinePlan(make(), S); });
+}
+
+// Parts b = 0 .. P-1 of a buffer of `count` elements laid out by `group`:
+// part b is chunk group.position(b) (count cut into P chunks, the first
+// count % P one element longer) of data, starting at the same chunk of
+// `initial` (null: at data).
+template <class T, class Group>
+void chunkParts(const Group& group, T* data, const T* initial, std::size_t count,
+                PartView<T>* parts) {
+  const int P = group.size();
+  for (int b = 0; b < P; ++b) {
+    const int chunk = group.position(b);
+    const std::size_t at = detail::chunkOffset(count, P, chunk);
+    const std::size_t n = detail::chunkOffset(count, P, chunk + 1) - at;
+    parts[b] = {data + at, n, initial ? initial + at : nullptr};
+  }
+}
+
 // Runs `plan` on comm's transport with its recording and buffers.
 template <class T, class Op>
 void executeOn(Comm& comm, const Plan& plan, const std::vector<PartView<T>>& parts, Op op) {
@@ -111,21 +149,11 @@ template <class T, class Op>
 void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T* recv,
              std::size_t count, Op op, int segments = 1) {
   const int P = comm.size(), rank = comm.rank();
-  if (segments < 1)
-    throw Error("coll::runTree: segments must be >= 1, got " + std::to_string(segments));
-  // No empty segments: at most count of them (the cost model prices S).
-  const int S = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(segments),
-                                                       std::max<std::size_t>(count, 1)));
-  if (S > 1 && kind != Kind::broadcast && kind != Kind::reduce && kind != Kind::allreduce)
-    throw Error(std::string("coll::runTree: segments pipeline broadcast, reduce and allreduce, not ") +
-                kindName(kind));
-  const PlanKey key = treePlanKey(kind, tree, root);
-  const Plan& plan = S > 1 ? comm.plan<Plan>(key.segmented(S).view(), [&] {
-    return pipelinePlan(treePlan(kind, tree, P, root, rank), S);
-  })
-                           : comm.plan<Plan>(key.view(), [&] {
-    return treePlan(kind, tree, P, root, rank);
-  });
+  const int S = segmentsUsed("coll::runTree", segments, count, kind,
+                             {Kind::broadcast, Kind::reduce, Kind::allreduce},
+                             "broadcast, reduce and allreduce");
+  const Plan& plan = cachedPlan(comm, treePlanKey(kind, tree, root), S,
+                                [&] { return treePlan(kind, tree, P, root, rank); });
   const bool isRoot = rank == root;
   std::vector<T> scratch;
   std::vector<PartView<T>> parts(static_cast<std::size_t>(plan.parts / S));
@@ -270,18 +298,11 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
   if (group.size() != P)
     throw Error("coll::runGroup: group size " + std::to_string(group.size()) +
                 " does not match communicator size " + std::to_string(P));
-  if (segments < 1)
-    throw Error("coll::runGroup: segments must be >= 1, got " + std::to_string(segments));
-  const int S = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(segments),
-                                                       std::max<std::size_t>(count, 1)));
-  if (S > 1 && kind != Kind::allreduce)
-    throw Error(std::string("coll::runGroup: segments pipeline the allreduce, not ") +
-                kindName(kind));
-  const PlanKey key = groupPlanKey(kind, schedule, group);
-  auto make = [&] { return groupPlan(kind, groupMoves(schedule, kind, P), group, P, rank); };
-  const Plan& plan = S > 1 ? comm.plan<Plan>(key.segmented(S).view(),
-                                             [&] { return pipelinePlan(make(), S); })
-                           : comm.plan<Plan>(key.view(), make);
+  const int S = segmentsUsed("coll::runGroup", segments, count, kind, {Kind::allreduce},
+                             "the allreduce");
+  const Plan& plan = cachedPlan(comm, groupPlanKey(kind, schedule, group), S, [&] {
+    return groupPlan(kind, groupMoves(schedule, kind, P), group, P, rank);
+  });
   std::vector<T> scratch;
   bool recvInSend = false;
   std::vector<PartView<T>> parts(static_cast<std::size_t>(P) * static_cast<std::size_t>(S));
@@ -291,14 +312,8 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
       const SegmentSplit split{count, static_cast<std::size_t>(S)};
       for (int j = 0; j < S; ++j) {
         const std::size_t base = split.offset(static_cast<std::size_t>(j));
-        const std::size_t length = split.length(static_cast<std::size_t>(j));
-        for (int b = 0; b < P; ++b) {
-          const int chunk = group.position(b);
-          const std::size_t at = base + detail::chunkOffset(length, P, chunk);
-          const std::size_t n = detail::chunkOffset(length, P, chunk + 1) -
-                                detail::chunkOffset(length, P, chunk);
-          parts[static_cast<std::size_t>(j * P + b)] = {recv + at, n, send + at};
-        }
+        chunkParts(group, recv + base, send + base, split.length(static_cast<std::size_t>(j)),
+                   parts.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(P));
       }
       break;
     }
@@ -344,15 +359,11 @@ void runButterfly(Comm& comm, int r, const Group& group, const T* send, T* recv,
   const int copies = 1 + plan.scratchParts / P;
   std::vector<T> scratch(static_cast<std::size_t>(copies - 1) * count);
   std::vector<PartView<T>> parts(static_cast<std::size_t>(copies) * static_cast<std::size_t>(P));
-  for (int b = 0; b < P; ++b) {
-    const int chunk = group.position(b);
-    const std::size_t at = detail::chunkOffset(count, P, chunk);
-    const std::size_t n = detail::chunkOffset(count, P, chunk + 1) - at;
-    parts[static_cast<std::size_t>(b)] = {recv + at, n, send + at};
-    for (int c = 1; c < copies; ++c)
-      parts[static_cast<std::size_t>(c * P + b)] = {
-          scratch.data() + static_cast<std::size_t>(c - 1) * count + at, n, nullptr};
-  }
+  chunkParts(group, recv, send, count, parts.data());
+  for (int c = 1; c < copies; ++c)
+    chunkParts(group, scratch.data() + static_cast<std::size_t>(c - 1) * count,
+               static_cast<const T*>(nullptr), count,
+               parts.data() + static_cast<std::size_t>(c) * static_cast<std::size_t>(P));
   executeOn(comm, plan, parts, op);
 }
 

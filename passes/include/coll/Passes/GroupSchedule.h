@@ -101,6 +101,11 @@ expandGroupSchedule(ScheduleKind schedule, int64_t P,
 /// schedule; the op verifier has checked that this succeeds).
 GroupAlgebra groupOfSpec(CollectiveOp spec, int64_t P);
 
+/// The r that `spec`'s butterfly(r) passes to the runtime's plan
+/// functions: r itself, or coll::kLatencyOptimal for r = max and any r
+/// beyond it (clamped before narrowing).
+int butterflyRuntimeR(CollectiveOp spec);
+
 /// The shifted-butterfly plan of `spec` (butterfly(r) with r > 0, or
 /// r = max on cyclic(P)) for P ranks on `group`.
 ButterflyPlan shiftedButterflyPlan(CollectiveOp spec,
