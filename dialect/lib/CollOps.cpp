@@ -1,5 +1,6 @@
 //===- CollOps.cpp - what ODS cannot say about coll ops -------------------===//
 #include "coll/Dialect/CollOps.h"
+#include "coll/Dialect/Catalogue.h"
 #include "coll/Dialect/PermutationGroup.h"
 
 #include "mlir/IR/Builders.h"
@@ -63,56 +64,27 @@ LogicalResult CollectiveOp::verify() {
              << *type;
   }
 
-  // Which kinds a schedule serves.
-  bool chain = getSchedule() == ScheduleKind::doubling ||
-               (getSchedule() == ScheduleKind::linear && !getGroup());
-  if (isScan(kind) != chain)
-    return isScan(kind)
-               ? emitOpError("scans take schedule linear or doubling without "
-                             "a group, not ")
-                     << stringifyScheduleKind(getSchedule())
-               : emitOpError("schedule ")
-                     << stringifyScheduleKind(getSchedule())
-                     << (getGroup() ? "" : " without a group")
-                     << " serves inclusive_scan and exclusive_scan, not "
-                     << kindName;
-  if (kind == CollectiveKind::barrier && !isTree())
-    return emitOpError("barrier takes a tree (flat, binomial, chain or "
-                       "hierarchical), not ")
-           << stringifyScheduleKind(getSchedule());
-  if (chain && getGroup())
-    return emitOpError("schedule doubling takes no group");
-  if (!chain && kind == CollectiveKind::alltoall && !isDigitRouting())
-    return emitOpError("alltoall takes a digit routing (direct, radix or "
-                       "balanced_ternary), not ")
-           << stringifyScheduleKind(getSchedule());
-  if (chain) {
-    // checked above
-  } else if (isDigitRouting()) {
-    if (getGroup())
-      return emitOpError("a digit routing (")
-             << stringifyScheduleKind(getSchedule()) << ") takes no group";
-    bool trivance = kind == CollectiveKind::allreduce &&
-                    getSchedule() == ScheduleKind::balanced_ternary;
-    if (kind != CollectiveKind::alltoall && !trivance)
-      return emitOpError("digit routings serve alltoall (and balanced_ternary "
-                         "allreduce, Trivance), not ")
-             << kindName;
-  } else if (isTree()) {
-    if (getGroup())
-      return emitOpError("a tree schedule (")
-             << stringifyScheduleKind(getSchedule()) << ") takes no group";
-  } else {
-    if (!getGroup())
-      return emitOpError("schedule ")
-             << stringifyScheduleKind(getSchedule()) << " needs a group";
-    if (kind != CollectiveKind::allreduce &&
-        kind != CollectiveKind::reduce_scatter &&
-        kind != CollectiveKind::allgather)
-      return emitOpError("group schedules serve allreduce, reduce_scatter and "
-                         "allgather, not ")
-             << kindName << "; use a tree";
-  }
+  // The catalogue's rules: a family for the schedule and group that
+  // serves the kind, with its parameters, segments and reconfiguration.
+  FamilySpec family;
+  family.kind = kind;
+  family.schedule = getSchedule();
+  family.group = getGroup();
+  family.butterflyR = static_cast<int64_t>(getButterflyR());
+  auto value = [](std::optional<uint64_t> v) -> std::optional<int64_t> {
+    if (!v)
+      return std::nullopt;
+    return static_cast<int64_t>(*v);
+  };
+  family.arity = value(getArity());
+  family.flatBelow = value(getFlatBelow());
+  family.radix = value(getRadix());
+  family.segments = value(getSegments());
+  family.reconfigure = getReconfigure();
+  family.fixedRanks = value(getNumRanks());
+  family.powerOfTwo = getRankConstraint() == RankConstraint::power_of_two;
+  if (std::optional<FamilyViolation> bad = checkFamily(family))
+    return emitOpError(bad->message);
 
   if (isRooted(kind) != getRoot().has_value())
     return isRooted(kind)
@@ -129,37 +101,6 @@ LogicalResult CollectiveOp::verify() {
              << *root << " is not a rank in [0, " << *fixed << ")";
   }
 
-  bool hierarchical = getSchedule() == ScheduleKind::hierarchical;
-  if (hierarchical != (getArity().has_value() && getFlatBelow().has_value()) ||
-      (!hierarchical && (getArity() || getFlatBelow())))
-    return emitOpError(hierarchical ? "a hierarchical tree needs arity and "
-                                      "flat_below"
-                                    : "arity and flat_below are only for the "
-                                      "hierarchical tree");
-  if (hierarchical) {
-    if (static_cast<int64_t>(*getArity()) < 2)
-      return emitOpError("tree arity must be at least 2, got ")
-             << static_cast<int64_t>(*getArity());
-    if (static_cast<int64_t>(*getFlatBelow()) < 0)
-      return emitOpError("flat_below must be >= 0, got ")
-             << static_cast<int64_t>(*getFlatBelow());
-  }
-
-  if (getReconfigure() && (kind != CollectiveKind::alltoall ||
-                           !(getSchedule() == ScheduleKind::radix ||
-                             getSchedule() == ScheduleKind::balanced_ternary)))
-    return emitOpError("reconfigure auto is for the alltoall routings radix "
-                       "and balanced_ternary");
-  if (std::optional<uint64_t> segments = getSegments()) {
-    if (static_cast<int64_t>(*segments) < 1 ||
-        static_cast<int64_t>(*segments) > kMaxSegments)
-      return emitOpError("segments must be in 1..") << kMaxSegments << ", got "
-             << static_cast<int64_t>(*segments);
-    if (!admitsSegments(kind, isTree(), getGroup(), getButterflyR()))
-      return emitOpError("segments pipeline broadcast, reduce and allreduce "
-                         "on a tree, and the allreduce of linear or "
-                         "butterfly(r = 0) on cyclic or xor");
-  }
   if ((getGroup() == GroupKind::generated) != getGroupGenerators().has_value())
     return emitOpError(getGroupGenerators()
                            ? "group_generators need group = generated"
@@ -192,33 +133,9 @@ LogicalResult CollectiveOp::verify() {
                          "which every halving moves by one element; this "
                          "group has none");
   }
-  if (getGroup() == GroupKind::xor_) {
-    if (std::optional<uint64_t> fixed = getNumRanks()) {
-      if (!llvm::isPowerOf2_64(*fixed))
-        return emitOpError(
-                   "group xor(P) needs P to be a power of two, got P = ")
-               << *fixed;
-    } else if (getRankConstraint() != RankConstraint::power_of_two) {
-      return emitOpError("group xor(P) needs P to be a power of two; "
-                         "constrain the ranks with `where P == 2^k`");
-    }
-  }
   if (getNoncommutative() && getOp() != ReduceOp::custom)
     return emitOpError("only a custom operator can be noncommutative; ")
            << stringifyReduceOp(getOp()) << " commutes";
-  if ((getSchedule() == ScheduleKind::radix) != getRadix().has_value())
-    return emitOpError(getRadix() ? "only the radix routing takes a radix"
-                                  : "the radix routing needs a radix");
-  if (getRadix() && static_cast<int64_t>(*getRadix()) < 2)
-    return emitOpError("radix must be at least 2, got ")
-           << static_cast<int64_t>(*getRadix());
-  if (getSchedule() != ScheduleKind::butterfly && getButterflyR() != 0)
-    return emitOpError("only the butterfly schedule takes a parameter r");
-  if (static_cast<int64_t>(getButterflyR()) < kButterflyMax)
-    return emitOpError("butterfly r must be >= 0 or max (-1), got ")
-           << static_cast<int64_t>(getButterflyR());
-  if (getButterflyR() != 0 && kind != CollectiveKind::allreduce)
-    return emitOpError("butterfly(r != 0) serves allreduce only");
   return success();
 }
 

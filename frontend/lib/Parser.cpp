@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "coll/Frontend/Parser.h"
+#include "coll/Dialect/Catalogue.h"
 #include "Lexer.h"
 
 #include "coll/Dialect/CollOps.h"
@@ -171,12 +172,12 @@ private:
   LogicalResult parseTree(Declaration &decl);
   LogicalResult parseRoot(Declaration &decl);
   LogicalResult parseDigits(Declaration &decl);
-  LogicalResult parseParenthesizedInteger(int64_t &value, int64_t atLeast,
-                                          llvm::StringRef what);
+  LogicalResult parseParenthesizedInteger(int64_t &value, llvm::StringRef param);
   LogicalResult finish(Declaration &decl, llvm::SMLoc closeLoc);
   LogicalResult finishTree(Declaration &decl, llvm::SMLoc closeLoc);
   LogicalResult finishDigits(Declaration &decl, llvm::SMLoc closeLoc);
   LogicalResult finishScan(Declaration &decl, llvm::SMLoc closeLoc);
+  LogicalResult checkAndBuild(const Declaration &decl);
   void build(const Declaration &decl);
 
   std::optional<Type> parseElementType(llvm::StringRef word);
@@ -270,27 +271,24 @@ LogicalResult Parser::expandAuto(Declaration &decl) {
                             "model (write a choose block for more)");
   if (decl.chooseLoc.isValid())
     return error(at, what + " inside choose; give the candidates fixed values");
-  if (decl.autoR && decl.kind != CollectiveKind::allreduce)
-    return error(at, "butterfly(r = auto) trades distribution steps for extra "
-                     "reduction traffic: it serves allreduce, not " +
+  if (const FamilyInfo &shifted = familyInfo(Family::shiftedButterfly);
+      decl.autoR && !llvm::is_contained(shifted.kinds, decl.kind))
+    return error(at, "butterfly(r = auto) tries " +
+                         std::string(shifted.name) + " ('" + shifted.spelling +
+                         "'), which serves " + kindList(shifted.kinds) +
+                         ", not " +
                          stringifyCollectiveKind(decl.kind).str() +
                          "; use r = 0");
+  // The values auto tries are the catalogue's.
   std::vector<std::pair<std::string, int64_t>> values;
-  if (decl.autoSegments) {
-    for (int64_t S = 1; S <= 256; S *= 2)
-      values.push_back({"_s" + std::to_string(S), S});
-  } else if (decl.autoR) {
-    int64_t top = decl.fixedRanks ? llvm::Log2_64_Ceil(static_cast<uint64_t>(
-                                        *decl.fixedRanks))
-                                  : 6;
-    for (int64_t r = 0; r < top; ++r)
-      values.push_back({"_r" + std::to_string(r), r});
-    values.push_back({"_rmax", kButterflyMax});
-  } else {
-    for (int64_t k : {2, 3, 4, 8, 16})
-      if (k == 2 || !decl.fixedRanks || k < *decl.fixedRanks)
-        values.push_back({"_a" + std::to_string(k), k});
-  }
+  llvm::StringRef param = decl.autoSegments ? "segments"
+                          : decl.autoR      ? "r"
+                                            : "arity";
+  std::string prefix = decl.autoSegments ? "_s" : decl.autoR ? "_r" : "_a";
+  for (int64_t v : autoValues(param, decl.fixedRanks))
+    values.push_back({prefix + (v == kButterflyMax ? std::string("max")
+                                                   : std::to_string(v)),
+                      v});
   if (values.size() < 2) // nothing to choose between: the one value
     return decl.autoR ? (decl.butterflyR = values[0].second, success())
                       : (decl.arity = values[0].second, success());
@@ -709,17 +707,16 @@ LogicalResult Parser::parseSchedule(Declaration &decl) {
   return expectSemicolon(last, "the schedule statement");
 }
 
+/// `(N)` for the catalogue's parameter `param`, in its range.
 LogicalResult Parser::parseParenthesizedInteger(int64_t &value,
-                                                int64_t atLeast,
-                                                llvm::StringRef what) {
+                                                llvm::StringRef param) {
   if (failed(expect(Token::l_paren)))
     return failure();
   llvm::SMLoc valueLoc = tok.loc;
   if (failed(parseInteger(value)))
     return failure();
-  if (value < atLeast)
-    return error(valueLoc, what + " must be at least " + llvm::Twine(atLeast) +
-                               ", got " + llvm::Twine(value));
+  if (std::optional<std::string> bad = checkParameter(param, value))
+    return error(valueLoc, *bad);
   return expect(Token::r_paren);
 }
 
@@ -742,7 +739,9 @@ LogicalResult Parser::parseTree(Declaration &decl) {
                               "'; expected flat, binomial, chain or arity(k)");
   decl.schedule = ScheduleKind::hierarchical;
   consume();
-  int64_t arity = 2, flatBelow = 16; // HPX's default threshold (seeds/000)
+  // flat_below's default: HPX's threshold (seeds/000), in the catalogue.
+  int64_t arity = 2,
+          flatBelow = *familyInfo(Family::hierarchicalTree).params[1].byDefault;
   if (tok.is(Token::l_paren) && lexer.peekIsKeyword("auto")) {
     consume();
     decl.autoLoc = tok.loc;
@@ -750,12 +749,12 @@ LogicalResult Parser::parseTree(Declaration &decl) {
     consume();
     if (failed(expect(Token::r_paren)))
       return failure();
-  } else if (failed(parseParenthesizedInteger(arity, 2, "tree arity"))) {
+  } else if (failed(parseParenthesizedInteger(arity, "arity"))) {
     return failure();
   }
   if (tok.isKeyword("flat_below")) {
     consume();
-    if (failed(parseParenthesizedInteger(flatBelow, 0, "flat_below")))
+    if (failed(parseParenthesizedInteger(flatBelow, "flat_below")))
       return failure();
   }
   decl.arity = arity;
@@ -784,7 +783,7 @@ LogicalResult Parser::parseDigits(Declaration &decl) {
     consume();
     int64_t radix;
     last = tok;
-    if (failed(parseParenthesizedInteger(radix, 2, "radix")))
+    if (failed(parseParenthesizedInteger(radix, "radix")))
       return failure();
     decl.radix = radix;
   } else {
@@ -843,23 +842,13 @@ LogicalResult Parser::parseSegments(Declaration &decl) {
   int64_t segments;
   if (failed(parseInteger(segments)))
     return failure();
-  if (segments < 1 || segments > kMaxSegments)
-    return error(at, "segments must be in 1.." + llvm::Twine(kMaxSegments) +
-                         ", got " +
-                         llvm::Twine(segments));
+  if (std::optional<std::string> bad = checkParameter("segments", segments))
+    return error(at, *bad);
   decl.segments = segments;
   return expectSemicolon(last, "the segments statement");
 }
 
 LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
-  if (decl.segmentsLoc.isValid() &&
-      (decl.digitsLoc.isValid() ||
-       !admitsSegments(decl.kind, decl.treeLoc.isValid(), decl.group,
-                       decl.butterflyR)))
-    return error(decl.segmentsLoc,
-                 "segments = S pipelines broadcast, reduce and allreduce on a "
-                 "tree, and the allreduce of a group schedule (linear or "
-                 "butterfly(r = 0) on cyclic(P) or xor(P))");
   bool rooted = isRooted(decl.kind);
   if (rooted && !decl.root)
     return error(closeLoc, "collective '" + decl.name + "' of kind " +
@@ -918,32 +907,9 @@ LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
     return diag;
   }
 
-  if (decl.butterflyR != 0 && decl.kind != CollectiveKind::allreduce) {
-    std::string r = decl.butterflyR == kButterflyMax
-                        ? std::string("max")
-                        : std::to_string(decl.butterflyR);
-    return error(decl.butterflyRLoc,
-                 "butterfly(r = " + r +
-                     ") trades distribution steps for extra reduction "
-                     "traffic: it serves allreduce, not " +
-                     stringifyCollectiveKind(decl.kind) + "; use r = 0");
-  }
   if (*decl.group == GroupKind::generated && failed(checkGeneratedGroup(decl)))
     return failure();
-  if (*decl.group == GroupKind::xor_) {
-    if (decl.fixedRanks && !llvm::isPowerOf2_64(*decl.fixedRanks))
-      return error(decl.groupArgLoc,
-                   "group xor(P) needs P to be a power of two, got P = " +
-                       llvm::Twine(*decl.fixedRanks));
-    if (!decl.fixedRanks && !decl.powerOfTwo)
-      return error(decl.groupArgLoc,
-                   "group xor(" + decl.rankVar +
-                       ") needs a power-of-two rank count; write 'ranks " +
-                       decl.rankVar + " where " + decl.rankVar + " == 2^k;'");
-  }
-
-  build(decl);
-  return success();
+  return checkAndBuild(decl);
 }
 
 LogicalResult Parser::finishTree(Declaration &decl, llvm::SMLoc closeLoc) {
@@ -952,13 +918,6 @@ LogicalResult Parser::finishTree(Declaration &decl, llvm::SMLoc closeLoc) {
                                "'group' and 'schedule', not both",
                                decl.treeLoc, "the tree is here")))
     return failure();
-  if (decl.kind == CollectiveKind::alltoall || isScan(decl.kind))
-    return error(decl.treeLoc,
-                 "tree schedules do not serve " +
-                     stringifyCollectiveKind(decl.kind) +
-                     (decl.kind == CollectiveKind::alltoall
-                          ? "; use a digit routing"
-                          : "; use schedule linear or doubling"));
   if (!decl.ranksLoc.isValid())
     return error(closeLoc, "collective '" + decl.name +
                                "' needs a 'ranks' statement");
@@ -970,16 +929,12 @@ LogicalResult Parser::finishTree(Declaration &decl, llvm::SMLoc closeLoc) {
     diag.attachNote(loc(decl.ranksLoc)) << "rank count declared here";
     return diag;
   }
-  build(decl);
-  return success();
+  return checkAndBuild(decl);
 }
 
 LogicalResult Parser::finishScan(Declaration &decl, llvm::SMLoc closeLoc) {
-  if (!isScan(decl.kind))
-    return error(decl.scheduleLoc,
-                 "schedule doubling serves inclusive_scan and exclusive_scan, "
-                 "not " +
-                     stringifyCollectiveKind(decl.kind));
+  if (!isScan(decl.kind)) // schedule doubling elsewhere
+    return checkAndBuild(decl);
   if (decl.digitsLoc.isValid())
     return error(decl.digitsLoc, "digit routings serve alltoall, not " +
                                      stringifyCollectiveKind(decl.kind));
@@ -997,8 +952,7 @@ LogicalResult Parser::finishScan(Declaration &decl, llvm::SMLoc closeLoc) {
   if (!decl.ranksLoc.isValid())
     return error(closeLoc, "collective '" + decl.name +
                                "' needs a 'ranks' statement");
-  build(decl);
-  return success();
+  return checkAndBuild(decl);
 }
 
 /// Digit routings: alltoall's, and `digits balanced_ternary;` on allreduce
@@ -1006,20 +960,9 @@ LogicalResult Parser::finishScan(Declaration &decl, llvm::SMLoc closeLoc) {
 LogicalResult Parser::finishDigits(Declaration &decl, llvm::SMLoc closeLoc) {
   llvm::SMLoc routing =
       decl.digitsLoc.isValid() ? decl.digitsLoc : decl.scheduleLoc;
-  bool trivance = decl.kind == CollectiveKind::allreduce &&
-                  decl.digitsLoc.isValid() &&
-                  decl.schedule == ScheduleKind::balanced_ternary;
-  if (decl.kind == CollectiveKind::allreduce && !trivance)
-    return error(routing, "this digit routing serves alltoall; allreduce "
-                          "takes 'digits balanced_ternary;' (Trivance)");
-  if (decl.reconfigureLoc.isValid() && decl.kind != CollectiveKind::alltoall)
-    return error(decl.reconfigureLoc,
-                 "reconfigure auto places the optical switch settings of an "
-                 "alltoall routing, not of " +
-                     stringifyCollectiveKind(decl.kind).str());
-  if (decl.kind != CollectiveKind::alltoall && !trivance)
-    return error(routing, "digit routings serve alltoall, not " +
-                              stringifyCollectiveKind(decl.kind));
+  if (routing.isValid() && decl.kind != CollectiveKind::alltoall &&
+      decl.schedule && isDigitSchedule(*decl.schedule))
+    return checkAndBuild(decl); // the catalogue names what it serves
   if (!routing.isValid() || (decl.schedule && !isDigitSchedule(*decl.schedule)))
     return error(routing.isValid() ? routing : closeLoc,
                  "collective '" + decl.name +
@@ -1039,8 +982,7 @@ LogicalResult Parser::finishDigits(Declaration &decl, llvm::SMLoc closeLoc) {
   if (!decl.ranksLoc.isValid())
     return error(closeLoc, "collective '" + decl.name +
                                "' needs a 'ranks' statement");
-  build(decl);
-  return success();
+  return checkAndBuild(decl);
 }
 
 /// The generators of a product or of `generated { ... }` as permutations of
@@ -1113,6 +1055,54 @@ LogicalResult Parser::checkGeneratedGroup(Declaration &decl) {
                        "; use schedule linear, which works on any such group");
   }
   return success();
+}
+
+/// The catalogue's rules (coll/Dialect/Catalogue.h), reported at the
+/// statement they are about; then the op.
+LogicalResult Parser::checkAndBuild(const Declaration &decl) {
+  FamilySpec spec;
+  spec.kind = decl.kind;
+  spec.schedule = *decl.schedule;
+  spec.group = decl.group;
+  spec.butterflyR = decl.butterflyR;
+  spec.arity = decl.arity;
+  spec.flatBelow = decl.flatBelow;
+  spec.radix = decl.radix;
+  spec.segments = decl.segments;
+  spec.reconfigure = decl.reconfigureLoc.isValid();
+  spec.fixedRanks = decl.fixedRanks;
+  spec.powerOfTwo = decl.powerOfTwo;
+  std::optional<FamilyViolation> bad = checkFamily(spec);
+  if (!bad) {
+    build(decl);
+    return success();
+  }
+  llvm::SMLoc schedule = decl.treeLoc.isValid()     ? decl.treeLoc
+                         : decl.digitsLoc.isValid() ? decl.digitsLoc
+                                                    : decl.scheduleLoc;
+  llvm::SMLoc at;
+  switch (bad->field) {
+  case SpecField::kind:
+  case SpecField::schedule:
+  case SpecField::arity:
+  case SpecField::flatBelow:
+  case SpecField::radix:
+    at = schedule;
+    break;
+  case SpecField::group:
+    at = decl.groupArgLoc.isValid() ? decl.groupArgLoc : decl.groupLoc;
+    break;
+  case SpecField::butterflyR:
+    at = decl.butterflyRLoc.isValid() ? decl.butterflyRLoc : schedule;
+    break;
+  case SpecField::segments:
+    at = decl.segmentsLoc;
+    break;
+  case SpecField::reconfigure:
+    at = decl.reconfigureLoc;
+    break;
+  }
+  return error(at.isValid() ? at : decl.nameLoc, bad->message);
 }
 
 void Parser::build(const Declaration &decl) {

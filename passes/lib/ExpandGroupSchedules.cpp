@@ -1,4 +1,5 @@
 //===- ExpandGroupSchedules.cpp - group schedules to coll.step ------------===//
+#include "coll/Dialect/Catalogue.h"
 #include "coll/Passes/GroupSchedule.h"
 #include "coll/Passes/Lowering.h"
 #include "coll/Passes/Passes.h"
@@ -160,18 +161,19 @@ ButterflyPlan coll::shiftedButterflyPlan(CollectiveOp spec,
 
 ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
                                  OpBuilder &builder, bool withTransfers) {
-  if (spec.isTree())
+  Family family = familyOf(spec);
+  if (isTreeFamily(family))
     return expandTreeCollective(spec, P, builder);
-  if (spec.isDigitRouting())
+  if (isDigitFamily(family))
     return expandDigitCollective(spec, P, builder);
-  if (isScan(spec.getKind()))
+  if (isScanFamily(family))
     return expandScanCollective(spec, P, builder);
-  if (spec.getButterflyR() == kButterflyMax &&
-      spec.getGroup() == GroupKind::xor_)
+  if (family == Family::recursiveDoubling)
     return expandRecursiveDoubling(spec, P, builder);
   GroupAlgebra group = groupOfSpec(spec, P);
-  if (spec.getButterflyR() != 0)
+  if (family == Family::shiftedButterfly)
     return expandShiftedButterfly(spec, group, builder);
+  // The ring and the halving butterfly: the group's moves.
   ProgramOp program = createGroupProgram(spec, group, 1, builder);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(&program.getBody().front());

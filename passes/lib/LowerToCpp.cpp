@@ -7,6 +7,7 @@
 // one thing printed as data is a generated group's element table (its
 // P is fixed), in the enumeration the schedule was proven with.
 //===----------------------------------------------------------------------===//
+#include "coll/Dialect/Catalogue.h"
 #include "coll/Passes/Lowering.h"
 #include "coll/Passes/GroupSchedule.h"
 #include "coll/Passes/CostModel.h"
@@ -298,14 +299,14 @@ static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
   if (spec.getGroup() == GroupKind::generated)
     emitGroupTable(spec, os);
   int64_t r = static_cast<int64_t>(spec.getButterflyR());
-  bool xorGroup = spec.getGroup() == GroupKind::xor_;
-  if (r == kButterflyMax && xorGroup) {
+  Family family = familyOf(spec);
+  if (family == Family::recursiveDoubling) {
     os << "  // butterfly(r = max) on xor(P): recursive doubling "
           "(coll::doublingPlan).\n"
        << "  coll::runDoubling(comm, send, recv, count, op);\n";
     return;
   }
-  if (r != 0) {
+  if (family == Family::shiftedButterfly) {
     int runtimeR = butterflyRuntimeR(spec);
     std::string rArgument = runtimeR == kLatencyOptimal
                                 ? std::string("coll::kLatencyOptimal")
@@ -417,11 +418,12 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
      << ": communicator size \" + std::to_string(P) +\n"
      << "                      \" is not allowed (requires "
      << spec.describeRanks() << ")\");\n";
-  if (isScan(kind))
+  Family family = familyOf(spec);
+  if (isScanFamily(family))
     emitScanBody(spec, os, qualified);
-  else if (spec.isTree())
+  else if (isTreeFamily(family))
     emitTreeBody(spec, os, type, qualified);
-  else if (spec.isDigitRouting())
+  else if (isDigitFamily(family))
     emitDigitBody(spec, os, qualified);
   else
     emitGroupBody(spec, os, type, qualified);

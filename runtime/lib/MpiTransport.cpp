@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "coll/transport.hpp"
+#include "coll/mpi_transport.hpp"
 
 namespace coll {
 namespace {
@@ -247,12 +247,6 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
                   std::to_string(static_cast<long long>(got)));
   }
   for (const Unpack& u : unpack_) std::memcpy(u.to, packBuffer_.data() + u.from, u.bytes);
-}
-
-Comm::Comm(MPI_Comm comm) : transport_(std::make_unique<MpiTransport>(comm)) {}
-
-Comm::Comm(std::unique_ptr<Transport> transport) : transport_(std::move(transport)) {
-  if (!transport_) throw Error("coll::Comm: null transport");
 }
 
 }  // namespace coll

@@ -5,7 +5,7 @@ coll.collective @x {group = #coll.group<xor>, kind = #coll.kind<allreduce>, num_
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op group xor(P) needs P to be a power of two; constrain the ranks with `where P == 2^k`}}
+// expected-error @+1 {{'coll.collective' op group xor(P) needs P to be a power of two; constrain the ranks with 'ranks P where P == 2^k;'}}
 coll.collective @x {group = #coll.group<xor>, kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<butterfly>}
 
 // -----
@@ -66,7 +66,7 @@ coll.program @p attributes {kind = #coll.kind<allgather>, num_parts = 1 : i64, n
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op group schedules serve allreduce, reduce_scatter and allgather, not broadcast; use a tree}}
+// expected-error @+1 {{'coll.collective' op the ring ('group G; schedule linear;') serves allreduce, reduce_scatter and allgather, not broadcast; broadcast takes 'tree flat;', 'tree binomial;', 'tree chain;' or 'tree arity(k) flat_below(t);'}}
 coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<broadcast>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, root = 0 : i64, schedule = #coll.schedule<linear>}
 
 // -----
@@ -76,12 +76,12 @@ coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<broadcast>, o
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op scans take schedule linear or doubling without a group, not flat}}
+// expected-error @+1 {{'coll.collective' op the flat tree ('tree flat;') serves allreduce, reduce_scatter, allgather, broadcast, reduce, gather, scatter and barrier, not inclusive_scan; inclusive_scan takes 'schedule linear;' or 'schedule doubling;'}}
 coll.collective @c {kind = #coll.kind<inclusive_scan>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<flat>}
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op schedule linear without a group serves inclusive_scan and exclusive_scan, not allreduce}}
+// expected-error @+1 {{'coll.collective' op the scan chain ('schedule linear;') serves inclusive_scan and exclusive_scan, not allreduce; allreduce takes 'group G; schedule linear;', 'group G; schedule butterfly;', 'group G; schedule butterfly(r = N);', 'group xor(P); schedule butterfly(r = max);', 'tree flat;', 'tree binomial;', 'tree chain;', 'tree arity(k) flat_below(t);' or 'digits balanced_ternary;'}}
 coll.collective @c {kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
 
 // -----
@@ -101,12 +101,12 @@ coll.collective @c {kind = #coll.kind<reduce>, num_ranks = 4 : i64, op = #coll.o
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op a hierarchical tree needs arity and flat_below}}
+// expected-error @+1 {{'coll.collective' op the hierarchical tree needs flat_below}}
 coll.collective @c {arity = 4 : i64, kind = #coll.kind<reduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, root = 0 : i64, schedule = #coll.schedule<hierarchical>}
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op arity and flat_below are only for the hierarchical tree}}
+// expected-error @+1 {{'coll.collective' op only the hierarchical tree takes arity}}
 coll.collective @c {arity = 4 : i64, flat_below = 16 : i64, kind = #coll.kind<reduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, root = 0 : i64, schedule = #coll.schedule<binomial>}
 
 // -----
@@ -127,22 +127,22 @@ coll.collective @c {kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_const
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op scans take schedule linear or doubling without a group, not butterfly}}
+// expected-error @+1 {{'coll.collective' op the halving butterfly ('group G; schedule butterfly;') serves allreduce, reduce_scatter and allgather, not inclusive_scan; inclusive_scan takes 'schedule linear;' or 'schedule doubling;'}}
 coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<inclusive_scan>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<butterfly>}
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op barrier takes a tree (flat, binomial, chain or hierarchical), not direct}}
+// expected-error @+1 {{'coll.collective' op the pairwise exchange ('schedule direct;') serves alltoall, not barrier; barrier takes 'tree flat;', 'tree binomial;', 'tree chain;' or 'tree arity(k) flat_below(t);'}}
 coll.collective @c {kind = #coll.kind<barrier>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<direct>}
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op alltoall takes a digit routing (direct, radix or balanced_ternary), not binomial}}
+// expected-error @+1 {{'coll.collective' op the binomial tree ('tree binomial;') serves allreduce, reduce_scatter, allgather, broadcast, reduce, gather, scatter and barrier, not alltoall; alltoall takes 'schedule direct;', 'digits radix(k);' or 'digits balanced_ternary;'}}
 coll.collective @c {kind = #coll.kind<alltoall>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<binomial>}
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op the radix routing needs a radix}}
+// expected-error @+1 {{'coll.collective' op Bruck's routing needs radix}}
 coll.collective @c {kind = #coll.kind<alltoall>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<radix>}
 
 // -----
@@ -192,3 +192,59 @@ coll.collective @g {group = #coll.group<generated>, group_generators = [array<i6
 // expected-error @+1 {{'coll.program' op a generated group needs group_elements, and only it}}
 coll.program @p attributes {group = #coll.group<generated>, kind = #coll.kind<allreduce>, num_parts = 2 : i64, num_ranks = 2 : i64, op = #coll.op<sum>} {
 }
+
+// -----
+
+// The catalogue's rules (dialect/lib/Catalogue.cpp), one case each.
+// expected-error @+1 {{'coll.collective' op schedule doubling takes no group}}
+coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<inclusive_scan>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<doubling>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op a digit routing (direct) takes no group}}
+coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<alltoall>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<direct>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op only Bruck's routing takes radix}}
+coll.collective @c {kind = #coll.kind<alltoall>, op = #coll.op<sum>, radix = 3 : i64, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<direct>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op radix must be at least 2, got 1}}
+coll.collective @c {kind = #coll.kind<alltoall>, op = #coll.op<sum>, radix = 1 : i64, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<radix>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op flat_below must be at least 0, got -1}}
+coll.collective @c {arity = 2 : i64, flat_below = -1 : i64, kind = #coll.kind<reduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, root = 0 : i64, schedule = #coll.schedule<hierarchical>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op only the butterfly schedule takes a parameter r}}
+coll.collective @c {butterfly_r = 2 : i64, group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op butterfly r must be >= 0 or max (-1), got -2}}
+coll.collective @c {butterfly_r = -2 : i64, group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<butterfly>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op reconfigure auto places the optical switch settings of the alltoall routings 'digits radix(k);' or 'digits balanced_ternary;', not of the pairwise exchange on alltoall}}
+coll.collective @c {kind = #coll.kind<alltoall>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, reconfigure, schedule = #coll.schedule<direct>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op segments must be in 1..4096, got 4097}}
+coll.collective @c {kind = #coll.kind<broadcast>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, root = 0 : i64, schedule = #coll.schedule<chain>, segments = 4097 : i64}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op segments = S does not pipeline allgather on the ring; it pipelines allreduce on the ring and the halving butterfly over cyclic(P) or xor(P), and broadcast, reduce and allreduce on the flat tree, the binomial tree, the chain and the hierarchical tree}}
+coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<allgather>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>, segments = 2 : i64}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op segments = S does not pipeline allreduce on the ring over a generated group; it pipelines allreduce on the ring and the halving butterfly over cyclic(P) or xor(P), and broadcast, reduce and allreduce on the flat tree, the binomial tree, the chain and the hierarchical tree}}
+coll.collective @c {group = #coll.group<generated>, group_generators = [array<i64: 1, 2, 0>], kind = #coll.kind<allreduce>, num_ranks = 3 : i64, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>, segments = 2 : i64}

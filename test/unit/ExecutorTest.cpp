@@ -7,8 +7,12 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
 #include <functional>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -237,4 +241,76 @@ TEST_CASE("runTree with segments: the pipelined chain allreduce") {
           CHECK(recv[r][i] == 100 * P * (P - 1) / 2 + P * static_cast<long>(i));
     }
   }
+}
+
+TEST_CASE("a recording survives encode and mergeEncoded") {
+  std::vector<int> values = {1, 2, 4};
+  std::vector<std::shared_ptr<Recording>> ranks(3);
+  for (auto &r : ranks)
+    r = std::make_shared<Recording>();
+  auto shared = std::make_shared<Recording>();
+  REQUIRE(errorOf(3, [&](Comm &comm) {
+            comm.setRecording(ranks[static_cast<std::size_t>(comm.rank())]);
+            int v = values[static_cast<std::size_t>(comm.rank())];
+            runTrivance(comm, &v, &values[static_cast<std::size_t>(comm.rank())], 1, Add{});
+          }) == "");
+  Recording merged;
+  for (const auto &r : ranks) {
+    std::vector<std::int64_t> record = r->encode();
+    merged.mergeEncoded(record.data(), record.size());
+    shared->merge(*r);
+  }
+  CHECK(merged.program("t") == shared->program("t"));
+  CHECK(merged.problems().empty());
+  CHECK(merged.program("t").find("coll.step \"phase 0\" fold {0 -> 2 [0], 1 -> 0 [0], "
+                                 "2 -> 1 [0]}") != std::string::npos);
+  std::vector<std::int64_t> record = ranks[0]->encode();
+  record.push_back(0);
+  Recording broken;
+  CHECK_THROWS_WITH(broken.mergeEncoded(record.data(), record.size()),
+                    "coll::Recording::mergeEncoded: 1 values left over");
+  record.resize(3); // kind, ranks, root
+  CHECK_THROWS_WITH(broken.mergeEncoded(record.data(), record.size()),
+                    "coll::Recording::mergeEncoded: the record ends early");
+  record = ranks[0]->encode();
+  record[5] = 1000; // the number of send keys
+  CHECK_THROWS_WITH(broken.mergeEncoded(record.data(), record.size()),
+                    doctest::Contains("coll::Recording::mergeEncoded: a count of 1000 in a record of"));
+}
+
+TEST_CASE("Comm::recordTo: every call on the Comm as one program in one file") {
+  const std::string file = "collc-unit-record.mlir";
+  std::remove(file.c_str());
+  const Tree binomial{TreeShape::binomial, 2, 16};
+  for (int P : {1, 5}) {
+    CAPTURE(P);
+    auto shared = std::make_shared<Recording>();
+    // Per rank: the allreduce's sum, the broadcast value, the calls recorded.
+    std::vector<std::vector<int>> seen(P);
+    REQUIRE(errorOf(P, [&](Comm &comm) {
+              comm.recordTo(file);
+              int v = comm.rank() + 1, sum = 0;
+              runTree(comm, Kind::allreduce, binomial, 0, &v, &sum, 1, Add{});
+              comm.setRecording(shared); // the second call also here
+              runTree(comm, Kind::broadcast, binomial, 0, &v, &v, 1, Add{});
+              seen[static_cast<std::size_t>(comm.rank())] = {sum, v, comm.callsRecorded()};
+            }) == "");
+    for (const std::vector<int> &s : seen)
+      CHECK(s == std::vector<int>{P * (P + 1) / 2, 1, 2});
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string header = "// collc recording: call 1 on " + std::to_string(P) + " ranks\n";
+    // The file is this run's (replaced by its first call): two programs.
+    CHECK(text.str().find("// collc recording: call 0 on " + std::to_string(P) + " ranks\n"
+                          "coll.program @allreduce_0 ") == 0);
+    CHECK(text.str().find(header + shared->program("broadcast_1")) != std::string::npos);
+    CHECK(text.str().find("call 2") == std::string::npos);
+  }
+  std::remove(file.c_str());
+  CHECK(errorOf(2, [&](Comm &comm) {
+          comm.recordTo("/nonexistent-dir/x.mlir");
+          int v = 1;
+          runTree(comm, Kind::broadcast, binomial, 0, &v, &v, 1, Add{});
+        }) == "coll: cannot write the recording to '/nonexistent-dir/x.mlir'");
 }

@@ -9,6 +9,7 @@
 //   collc explain FILE --model M [--ranks N|LIST]
 //   collc sweep --model M [--retri N] [--bruck N] [--svg OUT.svg]
 //   collc calibrate -o MODEL [--quick]
+//   collc families
 //
 // FILE is a .coll file or MLIR (spec or step ops). Errors go through MLIR's
 // diagnostic engine, so they read `file:line:col: error: ...` with the
@@ -19,6 +20,7 @@
 #include "CostCommand.h"
 #include "SweepCommand.h"
 #include "VerifyCommand.h"
+#include "coll/Dialect/Catalogue.h"
 #include "coll/Dialect/CollOps.h"
 #include "coll/Frontend/Parser.h"
 #include "coll/Passes/Lowering.h"
@@ -82,6 +84,9 @@ const char *const kUsage = R"(usage:
       ReTri and Bruck on an optical circuit switch over sizes 1 KiB..256 MiB
       and reconfiguration delays 1 us..50 ms, each with its best R (seed
       002): the speedup ranges, and a heatmap and line plot as SVG.
+  collc families
+      The catalogue of algorithm families: how a .coll file selects each,
+      the kinds it serves, its parameters, restrictions and runtime plan.
   collc calibrate -o MODEL [--quick]
       Measure alpha, beta and gamma with collc-calibrate on two MPI ranks
       (mpirun -np 2) and write a model file for cost and explain.
@@ -121,7 +126,8 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
     llvm::outs() << kUsage;
     return 0;
   }
-  if (opts.command == "calibrate" || opts.command == "sweep")
+  if (opts.command == "calibrate" || opts.command == "sweep" ||
+      opts.command == "families")
     return std::nullopt; // their own arguments
   if (opts.command != "compile" && opts.command != "emit" &&
       opts.command != "trace" && opts.command != "verify" &&
@@ -367,6 +373,13 @@ int main(int argc, char **argv) {
     return runCalibrate(argc, argv);
   if (opts.command == "sweep")
     return collc::runSweep(argc, argv);
+  if (opts.command == "families") {
+    if (argc > 2)
+      return usageError("families takes no arguments, got '" +
+                        llvm::Twine(argv[2]) + "'");
+    llvm::outs() << coll::describeFamilies();
+    return 0;
+  }
 
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> file =

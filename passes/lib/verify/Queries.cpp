@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 
 using namespace coll;
@@ -147,62 +148,96 @@ struct Loss {
 /// after the first `steps` steps, whether it is held (a combine hands the
 /// value on), and the first copy that lost a token altogether. Only the
 /// values a step moves are copied, so a replay costs about the number of
-/// tokens moved.
+/// tokens moved. Slots share a token list until one merges into it (a copy
+/// shares its source's list), so an allreduce's final values, P tokens on
+/// each of P^2 slots at the rank level, are held once per part, not once
+/// per slot.
 struct Replay {
-  std::vector<std::vector<int64_t>> tokens;
+  using TokenList = std::shared_ptr<std::vector<int64_t>>;
+  std::vector<TokenList> lists; // null: no tokens
   std::vector<bool> held;
   std::optional<Loss> loss;
 
+  /// The tokens slot `slot` holds, in the order they arrived.
+  const std::vector<int64_t> &tokens(int64_t slot) const {
+    static const std::vector<int64_t> none;
+    return lists[slot] ? *lists[slot] : none;
+  }
+  /// Slot `slot`'s token list, shared with the slots that copied it.
+  const std::vector<int64_t> *listOf(int64_t slot) const {
+    return lists[slot].get();
+  }
+
   explicit Replay(const SlotProgram &sp, size_t steps = SIZE_MAX) {
-    tokens.resize(sp.numSlots);
+    lists.resize(sp.numSlots);
     held.assign(sp.initial.begin(), sp.initial.end());
     std::vector<int64_t> holders(sp.initial.begin(), sp.initial.end());
     for (int64_t s = 0; s < sp.numSlots; ++s)
       if (sp.initial[s])
-        tokens[s] = {s};
+        lists[s] = std::make_shared<std::vector<int64_t>>(1, s);
     auto drop = [&](int64_t slot) {
-      for (int64_t t : tokens[slot])
+      for (int64_t t : tokens(slot))
         --holders[t];
     };
+    struct Arrival {
+      int64_t src, dst;
+      TokenList value; // the source's list before the step
+    };
+    std::vector<Arrival> arriving;
+    std::vector<std::pair<const Arrival *, TokenList>> replaced;
+    std::vector<char> receivedNow(sp.numSlots, 0); // reset after each step
     for (size_t i = 0; i < std::min(steps, sp.steps.size()); ++i) {
       const SlotStep &step = sp.steps[i];
-      struct Arrival {
-        int64_t src, dst;
-        std::vector<int64_t> value;
-      };
-      std::vector<Arrival> arriving;
-      std::vector<bool> receivedNow(sp.numSlots, false);
+      arriving.clear();
+      replaced.clear();
       step.forEachMove([&](int64_t src, int64_t dst) {
-        arriving.push_back(
-            {src, dst, held[src] ? tokens[src] : std::vector<int64_t>{}});
-        receivedNow[dst] = true;
+        arriving.push_back({src, dst, held[src] ? lists[src] : nullptr});
+        receivedNow[dst] = 1;
       });
-      std::vector<std::pair<const Arrival *, std::vector<int64_t>>> replaced;
       for (const Arrival &a : arriving) {
-        for (int64_t t : a.value)
-          ++holders[t];
+        if (a.value)
+          for (int64_t t : *a.value)
+            ++holders[t];
         if (step.merges()) {
-          llvm::append_range(tokens[a.dst], a.value);
+          if (!a.value || a.value->empty())
+            continue;
+          TokenList &into = lists[a.dst];
+          // Appended in place only where no other slot or arrival shares
+          // the list (which must keep its value).
+          if (!into)
+            into = std::make_shared<std::vector<int64_t>>();
+          else if (into.use_count() > 1)
+            into = std::make_shared<std::vector<int64_t>>(*into);
+          llvm::append_range(*into, *a.value);
           continue;
         }
         if (held[a.dst])
           drop(a.dst);
-        replaced.push_back({&a, std::move(tokens[a.dst])});
-        tokens[a.dst] = a.value;
+        replaced.push_back({&a, std::move(lists[a.dst])});
+        lists[a.dst] = a.value;
         held[a.dst] = true;
       }
       if (step.combines())
         for (const Arrival &a : arriving)
           if (!receivedNow[a.src] && held[a.src]) {
             drop(a.src);
-            tokens[a.src].clear();
+            lists[a.src] = nullptr;
             held[a.src] = false;
           }
-      for (auto &[a, old] : replaced)
-        for (int64_t t : std::set<int64_t>(old.begin(), old.end()))
-          if (!loss && holders[t] == 0 && sp.tokenNeeded(t))
-            loss =
-                Loss{static_cast<int64_t>(i), a->dst, a->src, t, old, a->value};
+      for (const Arrival &a : arriving)
+        receivedNow[a.dst] = 0;
+      // The smallest needed token a copy overwrote the last holder of.
+      for (auto &[a, old] : replaced) {
+        if (loss || !old)
+          continue;
+        int64_t lost = -1;
+        for (int64_t t : *old)
+          if (holders[t] == 0 && (lost < 0 || t < lost) && sp.tokenNeeded(t))
+            lost = t;
+        if (lost >= 0)
+          loss = Loss{static_cast<int64_t>(i), a->dst, a->src, lost, *old,
+                      a->value ? *a->value : std::vector<int64_t>{}};
+      }
     }
   }
 };
@@ -245,7 +280,7 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
       expected.push_back(t);
   std::string what = sp.groupLevel ? "vectors " : "contributions of ranks ";
   coverage.verdict = Verdict::violated;
-  int64_t count = llvm::count(replay.tokens[slot], token);
+  int64_t count = llvm::count(replay.tokens(slot), token);
   std::string message;
   if (!replay.held[slot]) {
     message = sp.describeSlot(slot) + " is empty after the last step" +
@@ -272,7 +307,7 @@ static void explainCoverage(const SlotProgram &sp, int64_t slot, int64_t token,
   }
   Counterexample c = makeCounterexample(sp, -1, rank, part, message);
   c.expected = what + listText(expected) + ", each once";
-  c.found = what + listText(replay.tokens[slot]);
+  c.found = what + listText(replay.tokens(slot));
   coverage.counterexample = c;
 
   const std::optional<Loss> &loss = replay.loss;
@@ -970,8 +1005,10 @@ static void coverageReduceThenCopy(z3::context &ctx, const SlotProgram &sp,
 /// decided by an exact replay, and reported as such.
 static bool decidedByReplay(const SlotProgram &sp,
                             const VerifyOptions &options) {
-  return !sp.groupLevel && sp.steps.size() > options.replayAboveSteps &&
-         !(sp.keepsPartIndices && sp.pathsCompose);
+  return !sp.groupLevel &&
+         (options.replayRankLevel ||
+          (sp.steps.size() > options.replayAboveSteps &&
+           !(sp.keepsPartIndices && sp.pathsCompose)));
 }
 
 static void coverageByPart(z3::context &ctx, const SlotProgram &sp,
@@ -1073,10 +1110,28 @@ static void coverageByPart(z3::context &ctx, const SlotProgram &sp,
 static void finalSlotsByReplay(const SlotProgram &sp, PropertyResult &result,
                                PropertyResult &ownership) {
   Replay replay(sp);
+  // What a slot needs depends on its rank only for scans and alltoall
+  // (ProgramOp::expects); elsewhere slots of one part that share a token
+  // list share its verdict, checked once: the culprit token, or -1.
+  bool byRank = sp.kind == CollectiveKind::inclusive_scan ||
+                sp.kind == CollectiveKind::exclusive_scan ||
+                sp.kind == CollectiveKind::alltoall;
+  std::map<std::pair<const std::vector<int64_t> *, int64_t>, int64_t> verdictOf;
   for (int64_t slot = 0; slot < sp.numSlots; ++slot) {
     if (!sp.delivered[slot])
       continue;
-    std::vector<int64_t> have = replay.tokens[slot];
+    const std::vector<int64_t> *list = replay.listOf(slot);
+    std::pair<const std::vector<int64_t> *, int64_t> key{list, sp.partOf(slot)};
+    bool shared = !sp.groupLevel && !byRank && list;
+    if (shared && replay.held[slot]) {
+      auto it = verdictOf.find(key);
+      if (it != verdictOf.end()) {
+        if (it->second >= 0)
+          return explainCoverage(sp, slot, it->second, result, ownership);
+        continue;
+      }
+    }
+    std::vector<int64_t> have = replay.tokens(slot);
     llvm::sort(have);
     auto twice = std::adjacent_find(have.begin(), have.end());
     if (twice != have.end())
@@ -1110,6 +1165,8 @@ static void finalSlotsByReplay(const SlotProgram &sp, PropertyResult &result,
           }
       }
     }
+    if (shared && replay.held[slot])
+      verdictOf[key] = culprit;
     if (culprit >= 0 || !replay.held[slot])
       return explainCoverage(sp, slot, culprit < 0 ? 0 : culprit, result,
                              ownership);
@@ -1625,7 +1682,8 @@ static void rankOrder(z3::context &ctx, const SlotProgram &sp,
   z3::model model = solver.get_model();
   int64_t slot = e.slotValue(model, y);
   // The two operands, replayed for the message.
-  std::vector<std::vector<int64_t>> tokens = Replay(sp, s).tokens;
+  Replay replay(sp, s);
+  auto tokens = [&](int64_t q) { return replay.tokens(q); };
   int64_t src = -1;
   sp.steps[s].forEachMove([&](int64_t from, int64_t to) {
     if (to == slot)
@@ -1640,14 +1698,14 @@ static void rankOrder(z3::context &ctx, const SlotProgram &sp,
   result.verdict = Verdict::violated;
   Counterexample cex = makeCounterexample(
       sp, s, sp.rankOf(slot), sp.partOf(slot),
-      sp.describeSlot(slot) + " combines " + ranksOf(tokens[slot]) + " with " +
-          ranksOf(src >= 0 ? tokens[src] : std::vector<int64_t>{}) +
+      sp.describeSlot(slot) + " combines " + ranksOf(tokens(slot)) + " with " +
+          ranksOf(src >= 0 ? tokens(src) : std::vector<int64_t>{}) +
           (src >= 0 ? " from rank " + std::to_string(sp.rankOf(src)) : "") +
           ", which are not adjacent runs of ranks in the holders' order");
   cex.expected = "operands that are consecutive rank ranges, the lower "
                  "holder's first";
-  cex.found = ranksOf(tokens[slot]) + " and " +
-              ranksOf(src >= 0 ? tokens[src] : std::vector<int64_t>{});
+  cex.found = ranksOf(tokens(slot)) + " and " +
+              ranksOf(src >= 0 ? tokens(src) : std::vector<int64_t>{});
   result.counterexample = cex;
 }
 

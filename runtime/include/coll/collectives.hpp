@@ -21,6 +21,7 @@
 #include "coll/group_moves.hpp"
 #include "coll/groups.hpp"
 #include "coll/plan.hpp"
+#include "coll/recording.hpp"
 #include "coll/scans.hpp"
 #include "coll/segments.hpp"
 #include "coll/transport.hpp"
@@ -125,10 +126,18 @@ void chunkParts(const Group& group, T* data, const T* initial, std::size_t count
   }
 }
 
-// Runs `plan` on comm's transport with its recording and buffers.
+// Runs `plan` on comm's transport with its recording and buffers; with a
+// record file (Comm::recordTo), records the call into it.
 template <class T, class Op>
 void executeOn(Comm& comm, const Plan& plan, const std::vector<PartView<T>>& parts, Op op) {
-  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+  if (comm.recordFile().empty()) {
+    execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+    return;
+  }
+  Recording call;
+  execute(comm.transport(), plan, parts, op, &call, &comm.executorBuffers());
+  if (comm.recording()) comm.recording()->merge(call);
+  recordCall(comm, call);
 }
 
 // Runs the tree collective of `kind` on comm. Buffers, by kind (count

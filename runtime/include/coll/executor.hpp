@@ -1,8 +1,7 @@
 #pragma once
 // The executor: runs one rank's Plan (coll/plan.hpp) on a Transport, over
 // parts laid out by the caller, and optionally records what it actually
-// sent, received and merged (coll::Recording), step by step, as the
-// coll.program that `collc verify` reads.
+// sent, received and merged (coll/recording.hpp).
 
 #include <algorithm>
 #include <cstddef>
@@ -17,6 +16,7 @@
 
 #include "coll/merge.hpp"
 #include "coll/plan.hpp"
+#include "coll/recording.hpp"
 #include "coll/transport.hpp"
 
 namespace coll {
@@ -35,136 +35,6 @@ struct PartView {
 
   // Where the part starts, if not at data.
   const T* startsElsewhere() const { return initial != data ? initial : nullptr; }
-};
-
-// What every rank of a run sent and received, by step, gathered from the
-// executors that share it (ranks in one process, e.g. on LocalTransport).
-// Each message is recorded twice, by its sender (the parts it read) and by
-// its receiver (the parts it wrote and how), and printed as one transfer.
-class Recording {
- public:
-  void sent(int step, int src, int dst, const std::vector<int>& parts) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    sends_[{step, src, dst}].push_back(parts);
-  }
-  void received(int step, int src, int dst, const std::vector<int>& parts, Action action,
-                const std::string& phase) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    receives_[{step, src, dst}].push_back({parts, action});
-    phases_[step] = phase;
-  }
-  void describe(const Plan& plan) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    kind_ = plan.kind;
-    ranks_ = plan.ranks;
-    root_ = plan.root;
-    parts_ = plan.parts;
-    scratchParts_ = plan.scratchParts;
-  }
-
-  // What the run did that no coll.program can say, one line each: a step
-  // whose receivers file with different actions, a message sent and not
-  // received or received and not sent. Empty for a faithful run.
-  std::vector<std::string> problems() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<std::string> out;
-    std::map<int, Action> first;
-    for (const auto& [key, received] : receives_) {
-      auto [step, src, dst] = key;
-      for (const Received& r : received) {
-        auto [it, fresh] = first.try_emplace(step, r.action);
-        if (!fresh && it->second != r.action)
-          out.push_back("step " + std::to_string(step) + ": rank " + std::to_string(dst) +
-                        " files rank " + std::to_string(src) +
-                        "'s message with another action than the step's other receivers");
-      }
-      auto s = sends_.find(key);
-      if (s == sends_.end() || s->second.size() != received.size())
-        out.push_back("step " + std::to_string(step) + ": rank " + std::to_string(dst) +
-                      " received " + std::to_string(received.size()) + " message(s) from rank " +
-                      std::to_string(src) + ", which sent " +
-                      std::to_string(s == sends_.end() ? 0 : s->second.size()));
-    }
-    for (const auto& [key, sent] : sends_)
-      if (!receives_.count(key)) {
-        auto [step, src, dst] = key;
-        out.push_back("step " + std::to_string(step) + ": rank " + std::to_string(src) +
-                      " sent rank " + std::to_string(dst) + " a message it never received");
-      }
-    return out;
-  }
-
-  // The recorded run as a coll.program named `name` with operator attribute
-  // `op` (e.g. "#coll.op<sum>"). A message sent and never received (or the
-  // other way round) is printed with the side that was seen, and so fails
-  // the proof.
-  std::string program(const std::string& name, const std::string& op = "#coll.op<sum>") const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::ostringstream os;
-    os << "coll.program @" << name << " attributes {kind = #coll.kind<" << kindName(kind_)
-       << ">, num_parts = " << parts_ + scratchParts_ << " : i64";
-    if (scratchParts_) os << ", num_scratch_parts = " << scratchParts_ << " : i64";
-    os << ", num_ranks = " << ranks_ << " : i64, op = " << op;
-    if (root_ >= 0) os << ", root = " << root_ << " : i64";
-    os << "} {\n";
-    std::map<int, std::vector<std::string>> steps;
-    std::map<int, Action> actions;
-    auto list = [](const std::vector<int>& parts) {
-      std::string s = "[";
-      for (std::size_t i = 0; i < parts.size(); ++i)
-        s += (i ? ", " : "") + std::to_string(parts[i]);
-      return s + "]";
-    };
-    auto keys = [&] {
-      std::vector<Key> all;
-      for (const auto& [key, v] : sends_) all.push_back(key);
-      for (const auto& [key, v] : receives_) all.push_back(key);
-      std::sort(all.begin(), all.end());
-      all.erase(std::unique(all.begin(), all.end()), all.end());
-      return all;
-    }();
-    for (const Key& key : keys) {
-      auto [step, src, dst] = key;
-      auto s = sends_.find(key);
-      auto r = receives_.find(key);
-      std::size_t n = std::max(s == sends_.end() ? 0 : s->second.size(),
-                               r == receives_.end() ? 0 : r->second.size());
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::vector<int>* sent =
-            s != sends_.end() && i < s->second.size() ? &s->second[i] : nullptr;
-        const Received* got = r != receives_.end() && i < r->second.size() ? &r->second[i] : nullptr;
-        std::string text = std::to_string(src) + " -> " + std::to_string(dst) + " " +
-                           list(sent ? *sent : got->parts);
-        if (sent && got && got->parts != *sent) text += " into " + list(got->parts);
-        steps[step].push_back(text);
-        if (got) actions[step] = got->action;
-      }
-    }
-    for (const auto& [step, transfers] : steps) {
-      auto action = actions.count(step) ? actions.at(step) : Action::copy;
-      auto phase = phases_.count(step) ? phases_.at(step) : std::string("step");
-      os << "  coll.step \"" << phase << "\" "
-         << (action == Action::copy ? "copy" : action == Action::combine ? "combine" : "fold")
-         << " {";
-      for (std::size_t i = 0; i < transfers.size(); ++i) os << (i ? ", " : "") << transfers[i];
-      os << "}\n";
-    }
-    os << "}\n";
-    return os.str();
-  }
-
- private:
-  using Key = std::tuple<int, int, int>;  // step, src, dst
-  struct Received {
-    std::vector<int> parts;
-    Action action;
-  };
-  mutable std::mutex mutex_;
-  std::map<Key, std::vector<std::vector<int>>> sends_;
-  std::map<Key, std::vector<Received>> receives_;
-  std::map<int, std::string> phases_;
-  Kind kind_ = Kind::allreduce;
-  int ranks_ = 1, root_ = -1, parts_ = 1, scratchParts_ = 0;
 };
 
 // Runs `plan` on `transport` (whose rank and size must be the plan's) over

@@ -14,6 +14,8 @@
 #include "coll/reconfiguration.hpp"
 #include "coll/scans.hpp"
 #include "coll/segments.hpp"
+#include "coll/mpi_transport.hpp"
+#include "coll/recording.hpp"
 #include "coll/transport.hpp"
 #include "coll/trees.hpp"
 

@@ -1,23 +1,11 @@
 #pragma once
 // Point-to-point layer of the collc runtime: the Transport interface that
-// schedules run on, its MPI implementation, and Comm, the handle users pass
-// to generated collectives.
-
-// Open MPI's legacy C++ bindings, pulled in by mpi.h, trip
-// -Wcast-function-type under -Wextra; silence that for mpi.h alone.
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#if defined(__clang__)
-#pragma GCC diagnostic ignored "-Wunknown-warning-option"
-#endif
-#pragma GCC diagnostic ignored "-Wcast-function-type"
-#endif
-#include <mpi.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+// schedules run on and Comm, the handle users pass to generated
+// collectives. MPI-free: the MPI transport is coll/mpi_transport.hpp, the
+// in-process one coll/local_transport.hpp.
 
 #include <cstddef>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <memory>
@@ -26,13 +14,14 @@
 #include <string_view>
 #include <typeindex>
 #include <typeinfo>
+#include <utility>
 #include <vector>
 
 #include "coll/error.hpp"
 
 namespace coll {
 
-class Recording;  // coll/executor.hpp
+class Recording;  // coll/recording.hpp
 
 // "No partner in this direction" for Transport::exchange.
 constexpr int kNoPeer = -1;
@@ -83,62 +72,6 @@ class Transport {
   }
 };
 
-// Transport over a private duplicate of an MPI communicator, so collc
-// messages can never match the application's own messages.
-class MpiTransport final : public Transport {
- public:
-  explicit MpiTransport(MPI_Comm comm);
-  ~MpiTransport() override;
-  MpiTransport(const MpiTransport&) = delete;
-  MpiTransport& operator=(const MpiTransport&) = delete;
-
-  int rank() const override { return rank_; }
-  int size() const override { return size_; }
-  void exchange(const SendSegment* sends, std::size_t numSends, int to,
-                const RecvSegment* recvs, std::size_t numRecvs, int from,
-                int tag) override;
-  void exchangeAll(const PeerExchange* exchanges, std::size_t n, int tag) override;
-
- private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
-  int rank_ = 0;
-  int size_ = 0;
-  int tagUpperBound_ = 32767;  // the MPI-guaranteed minimum until queried
-  // One side of an exchange as one MPI message (see describe()).
-  struct Message {
-    const void* base = nullptr;
-    int count = 0;
-    MPI_Datatype type = MPI_BYTE;
-    std::size_t bytes = 0;
-  };
-  // Where small scattered messages of a step are packed: `used` bytes of
-  // the region at `base` so far; receives are unpacked after the step.
-  struct Packing {
-    char* base;
-    std::size_t used;
-    bool receives;
-  };
-  struct Unpack {
-    std::size_t from;  // offset in packBuffer_
-    void* to;
-    std::size_t bytes;
-  };
-  template <class Segment>  // SendSegment or RecvSegment
-  void describe(const Segment* segments, std::size_t n, Message& message, Packing* packing);
-
-  // Reused across steps so a step does not allocate once warmed up.
-  std::vector<MPI_Request> requests_;
-  std::vector<MPI_Status> statuses_;
-  std::vector<std::size_t> expectedBytes_;  // per receive request
-  std::vector<int> sources_;                // per receive request, for messages
-  std::vector<MPI_Datatype> recvTypes_;     // per receive request
-  std::vector<MPI_Datatype> types_;         // made for this step, freed at its end
-  std::vector<int> blockLengths_;
-  std::vector<MPI_Aint> displacements_;
-  std::vector<char> packBuffer_;
-  std::vector<Unpack> unpack_;
-};
-
 // What the executor (coll/executor.hpp) builds per step, kept in the Comm
 // between calls so a collective called in a loop does not allocate once
 // warmed up.
@@ -154,11 +87,28 @@ struct ExecutorBuffers {
   std::vector<std::size_t> sendStart, recvStart;  // per message, into the segments
 };
 
+// How a Comm is made from another library's communicator handle: a
+// transport header specializes TransportFor<Handle> with
+//   static std::unique_ptr<Transport> make(Handle);
+// (coll/mpi_transport.hpp does for MPI_Comm), so this header needs none of
+// those libraries.
+template <class Handle>
+struct TransportFor;
+
 // The communicator handle of generated collectives. Owns its transport.
 class Comm {
  public:
-  explicit Comm(MPI_Comm comm);
-  explicit Comm(std::unique_ptr<Transport> transport);
+  // From a handle some transport header knows, e.g. Comm{MPI_COMM_WORLD}
+  // with coll/mpi_transport.hpp (or coll/runtime.hpp) included.
+  template <class Handle, class Make = TransportFor<Handle>,
+            class = decltype(Make::make(std::declval<Handle>()))>
+  explicit Comm(Handle handle) : Comm(Make::make(handle)) {}
+  // With COLLC_RECORD set to a file name in the environment, the Comm
+  // records every collective call into that file (see recordTo).
+  explicit Comm(std::unique_ptr<Transport> transport) : transport_(std::move(transport)) {
+    if (!transport_) throw Error("coll::Comm: null transport");
+    if (const char* file = std::getenv("COLLC_RECORD"); file && *file) recordFile_ = file;
+  }
   Comm(const Comm&) = delete;
   Comm& operator=(const Comm&) = delete;
   Comm(Comm&&) noexcept = default;
@@ -174,6 +124,20 @@ class Comm {
   // LocalNetwork) record one program.
   void setRecording(std::shared_ptr<Recording> recording) { recording_ = std::move(recording); }
   Recording* recording() const { return recording_.get(); }
+
+  // Records every collective call from now on into `file` (empty: no
+  // more): each call's ranks send their record to rank 0, which writes the
+  // call as a coll.program named @<kind>_<n> (n: this Comm's recorded
+  // calls before it) that `collc verify` reads. The first call recorded
+  // replaces the file, later ones are appended; so one file is one
+  // communicator's. Every rank must name the same file (rank 0 writes it).
+  void recordTo(std::string file) {
+    recordFile_ = std::move(file);
+    callsRecorded_ = 0;
+  }
+  const std::string& recordFile() const { return recordFile_; }
+  // The number of calls recorded into recordFile() so far.
+  int& callsRecorded() { return callsRecorded_; }
 
   // The executor's per-step buffers (see ExecutorBuffers).
   ExecutorBuffers& executorBuffers() { return executorBuffers_; }
@@ -202,6 +166,8 @@ class Comm {
   std::unique_ptr<Transport> transport_;
   std::map<std::string, StoredPlan, std::less<>> plans_;
   std::shared_ptr<Recording> recording_;
+  std::string recordFile_;
+  int callsRecorded_ = 0;
   ExecutorBuffers executorBuffers_;
 };
 

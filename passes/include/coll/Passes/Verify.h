@@ -84,6 +84,12 @@ struct VerifyOptions {
   /// above this many slots the exact replay of the merges decides.
   int64_t replayRankOrderAboveSlots = 1024;
 
+  /// Every rank-level program is decided by the exact replay, also those
+  /// whose paths compose (which Z3 decides per part otherwise): for
+  /// recordings at large P (tools/recorded-execution.sh), where Z3's
+  /// queries over every rank's transfers cost minutes.
+  bool replayRankLevel = false;
+
   /// Every threshold above at 0: the replays decide wherever they can.
   void replayEverywhere() {
     replayAboveSteps = 0;

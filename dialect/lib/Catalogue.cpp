@@ -1,0 +1,393 @@
+//===- Catalogue.cpp - the algorithm families collc knows -----------------===//
+#include "coll/Dialect/Catalogue.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace coll;
+using K = CollectiveKind;
+
+namespace {
+const K kGroupKinds[] = {K::allreduce, K::reduce_scatter, K::allgather};
+const K kAllreduce[] = {K::allreduce};
+const K kTreeKinds[] = {K::allreduce, K::reduce_scatter, K::allgather,
+                        K::broadcast, K::reduce,         K::gather,
+                        K::scatter,   K::barrier};
+const K kTreeSegments[] = {K::broadcast, K::reduce, K::allreduce};
+const K kScans[] = {K::inclusive_scan, K::exclusive_scan};
+const K kAlltoall[] = {K::alltoall};
+
+const FamilyParam kShiftedR[] = {
+    {"r", "butterfly r", 1, std::nullopt, std::nullopt,
+     "reduction steps that also distribute (max: ceil(log2 P))"}};
+const FamilyParam kHierarchical[] = {
+    {"arity", "tree arity", 2, std::nullopt, std::nullopt,
+     "children per node of the upper levels"},
+    {"flat_below", "flat_below", 0, std::nullopt, 16,
+     "subtrees of at most this many ranks are flat"}};
+const FamilyParam kRadix[] = {
+    {"radix", "radix", 2, std::nullopt, std::nullopt, "digit base k"}};
+/// Every family with segment kinds takes it.
+const FamilyParam kSegments = {"segments", "segments", 1, kMaxSegments, 1,
+                               "pipelined segments of the buffer"};
+
+const FamilyInfo kFamilies[] = {
+    {Family::ring, "the ring", "group G; schedule linear;",
+     ScheduleKind::linear, GroupUse::any, kGroupKinds, kAllreduce, false, {},
+     "xor(P) needs P = 2^k; a product or generated group needs a fixed P",
+     "coll::groupMoves(linear) + coll::groupPlan", "coll::runGroup"},
+    {Family::halving, "the halving butterfly",
+     "group G; schedule butterfly;", ScheduleKind::butterfly, GroupUse::any,
+     kGroupKinds, kAllreduce, false, {},
+     "as the ring; a generated group needs an enumeration in which every "
+     "halving moves by one element",
+     "coll::groupMoves(butterfly) + coll::groupPlan", "coll::runGroup"},
+    {Family::shiftedButterfly, "the shifted butterfly",
+     "group G; schedule butterfly(r = N);", ScheduleKind::butterfly,
+     GroupUse::any, kAllreduce, {}, false, kShiftedR,
+     "r above ceil(log2 P) runs as ceil(log2 P); r = max on xor(P) is "
+     "recursive doubling",
+     "coll::butterflyPlan + coll::butterflyRankPlan", "coll::runButterfly"},
+    {Family::recursiveDoubling, "recursive doubling",
+     "group xor(P); schedule butterfly(r = max);", ScheduleKind::butterfly,
+     GroupUse::xorOnly, kAllreduce, {}, false, {}, "P = 2^k",
+     "coll::doublingPlan", "coll::runDoubling"},
+    {Family::flatTree, "the flat tree", "tree flat;", ScheduleKind::flat,
+     GroupUse::none, kTreeKinds, kTreeSegments, false, {},
+     "rooted kinds need a root < P", "coll::treePlan", "coll::runTree"},
+    {Family::binomialTree, "the binomial tree", "tree binomial;",
+     ScheduleKind::binomial, GroupUse::none, kTreeKinds, kTreeSegments, false,
+     {}, "rooted kinds need a root < P", "coll::treePlan", "coll::runTree"},
+    {Family::chainTree, "the chain", "tree chain;", ScheduleKind::chain,
+     GroupUse::none, kTreeKinds, kTreeSegments, false, {},
+     "rooted kinds need a root < P", "coll::treePlan", "coll::runTree"},
+    {Family::hierarchicalTree, "the hierarchical tree",
+     "tree arity(k) flat_below(t);", ScheduleKind::hierarchical,
+     GroupUse::none, kTreeKinds, kTreeSegments, false, kHierarchical,
+     "rooted kinds need a root < P", "coll::treePlan", "coll::runTree"},
+    {Family::chainScan, "the scan chain", "schedule linear;",
+     ScheduleKind::linear, GroupUse::none, kScans, {}, false, {}, "",
+     "coll::scanPlan", "coll::runScan"},
+    {Family::doublingScan, "the doubling scan", "schedule doubling;",
+     ScheduleKind::doubling, GroupUse::none, kScans, {}, false, {}, "",
+     "coll::scanPlan", "coll::runScan"},
+    {Family::pairwise, "the pairwise exchange", "schedule direct;",
+     ScheduleKind::direct, GroupUse::none, kAlltoall, {}, false, {}, "",
+     "coll::digitPlan", "coll::runDigitAlltoall"},
+    {Family::bruck, "Bruck's routing", "digits radix(k);",
+     ScheduleKind::radix, GroupUse::none, kAlltoall, {}, true, kRadix, "",
+     "coll::digitPlan", "coll::runDigitAlltoall"},
+    {Family::retri, "ReTri", "digits balanced_ternary;",
+     ScheduleKind::balanced_ternary, GroupUse::none, kAlltoall, {}, true, {},
+     "", "coll::digitPlan", "coll::runDigitAlltoall"},
+    {Family::trivance, "Trivance", "digits balanced_ternary;",
+     ScheduleKind::balanced_ternary, GroupUse::none, kAllreduce, {}, false, {},
+     "", "coll::trivancePlan", "coll::runTrivance"},
+};
+
+bool serves(const FamilyInfo &f, CollectiveKind kind) {
+  return llvm::is_contained(f.kinds, kind);
+}
+
+/// "a, b and c".
+std::string listText(llvm::ArrayRef<std::string> items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+  return out;
+}
+
+/// "a, b or c", duplicates dropped.
+std::string choiceText(llvm::ArrayRef<std::string> items) {
+  llvm::SmallVector<std::string> unique;
+  for (const std::string &i : items)
+    if (!llvm::is_contained(unique, i))
+      unique.push_back(i);
+  std::string out;
+  for (size_t i = 0; i < unique.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == unique.size() ? " or " : ", ") + unique[i];
+  return out;
+}
+
+const FamilyParam *findParam(llvm::StringRef name) {
+  if (name == kSegments.name)
+    return &kSegments;
+  for (const FamilyInfo &f : kFamilies)
+    for (const FamilyParam &p : f.params)
+      if (name == p.name)
+        return &p;
+  return nullptr;
+}
+} // namespace
+
+llvm::ArrayRef<FamilyInfo> coll::families() { return kFamilies; }
+
+const FamilyInfo &coll::familyInfo(Family family) {
+  return kFamilies[static_cast<size_t>(family)];
+}
+
+std::string coll::kindList(llvm::ArrayRef<CollectiveKind> kinds) {
+  llvm::SmallVector<std::string> names;
+  for (CollectiveKind k : kinds)
+    names.push_back(stringifyCollectiveKind(k).str());
+  return listText(names);
+}
+
+std::optional<Family> coll::familyOf(CollectiveKind kind,
+                                     ScheduleKind schedule,
+                                     std::optional<GroupKind> group,
+                                     int64_t butterflyR) {
+  switch (schedule) {
+  case ScheduleKind::linear:
+    return group ? Family::ring : Family::chainScan;
+  case ScheduleKind::butterfly:
+    if (!group)
+      return std::nullopt;
+    if (butterflyR == 0)
+      return Family::halving;
+    if (butterflyR == kButterflyMax && group == GroupKind::xor_)
+      return Family::recursiveDoubling;
+    return Family::shiftedButterfly;
+  case ScheduleKind::balanced_ternary:
+    if (group)
+      return std::nullopt;
+    return kind == CollectiveKind::allreduce ? Family::trivance
+                                             : Family::retri;
+  default:
+    break;
+  }
+  if (group)
+    return std::nullopt;
+  for (const FamilyInfo &f : kFamilies)
+    if (f.schedule == schedule)
+      return f.id;
+  return std::nullopt;
+}
+
+Family coll::familyOf(CollectiveOp spec) {
+  std::optional<Family> family =
+      familyOf(spec.getKind(), spec.getSchedule(), spec.getGroup(),
+               static_cast<int64_t>(spec.getButterflyR()));
+  assert(family && "a verified collective has a family");
+  return *family;
+}
+
+bool coll::isTreeFamily(Family family) {
+  return family == Family::flatTree || family == Family::binomialTree ||
+         family == Family::chainTree || family == Family::hierarchicalTree;
+}
+
+bool coll::isDigitFamily(Family family) {
+  return family == Family::pairwise || family == Family::bruck ||
+         family == Family::retri || family == Family::trivance;
+}
+
+bool coll::isScanFamily(Family family) {
+  return family == Family::chainScan || family == Family::doublingScan;
+}
+
+std::optional<std::string> coll::checkParameter(llvm::StringRef name,
+                                                int64_t value) {
+  if (name == "r") { // 0 (the halving butterfly), N > 0, or max
+    if (value < kButterflyMax)
+      return "butterfly r must be >= 0 or max (-1), got " +
+             std::to_string(value);
+    return std::nullopt;
+  }
+  const FamilyParam *p = findParam(name);
+  if (!p || (value >= p->min && (!p->max || value <= *p->max)))
+    return std::nullopt;
+  std::string range = p->max ? "in " + std::to_string(p->min) + ".." +
+                                   std::to_string(*p->max)
+                             : "at least " + std::to_string(p->min);
+  return std::string(p->spelled) + " must be " + range + ", got " +
+         std::to_string(value);
+}
+
+llvm::SmallVector<int64_t> coll::autoValues(llvm::StringRef name,
+                                            std::optional<int64_t> fixedRanks) {
+  llvm::SmallVector<int64_t> values;
+  if (name == "segments") {
+    for (int64_t S = 1; S <= 256; S *= 2)
+      values.push_back(S);
+  } else if (name == "r") {
+    int64_t top = fixedRanks ? llvm::Log2_64_Ceil(static_cast<uint64_t>(
+                                   *fixedRanks))
+                             : 6;
+    for (int64_t r = 0; r < top; ++r)
+      values.push_back(r);
+    values.push_back(kButterflyMax);
+  } else if (name == "arity") {
+    for (int64_t k : {2, 3, 4, 8, 16})
+      if (k == 2 || !fixedRanks || k < *fixedRanks)
+        values.push_back(k);
+  }
+  return values;
+}
+
+std::optional<FamilyViolation> coll::checkFamily(const FamilySpec &spec) {
+  auto violation = [](SpecField field, std::string message) {
+    return std::optional<FamilyViolation>(
+        FamilyViolation{field, std::move(message)});
+  };
+  std::string schedule = stringifyScheduleKind(spec.schedule).str();
+  std::optional<Family> id =
+      familyOf(spec.kind, spec.schedule, spec.group, spec.butterflyR);
+  if (!id) {
+    if (isTreeSchedule(spec.schedule))
+      return violation(SpecField::group,
+                       "a tree schedule (" + schedule + ") takes no group");
+    if (isDigitSchedule(spec.schedule))
+      return violation(SpecField::group,
+                       "a digit routing (" + schedule + ") takes no group");
+    if (spec.group)
+      return violation(SpecField::group,
+                       "schedule " + schedule + " takes no group");
+    return violation(SpecField::schedule,
+                     "schedule " + schedule + " needs a group");
+  }
+  const FamilyInfo &family = familyInfo(*id);
+  std::string kind = stringifyCollectiveKind(spec.kind).str();
+  if (!serves(family, spec.kind)) {
+    llvm::SmallVector<std::string> takes;
+    for (const FamilyInfo &f : kFamilies)
+      if (serves(f, spec.kind))
+        takes.push_back(std::string("'") + f.spelling + "'");
+    bool shifted = spec.schedule == ScheduleKind::butterfly &&
+                   spec.butterflyR != 0;
+    return violation(shifted ? SpecField::butterflyR : SpecField::schedule,
+                     std::string(family.name) + " ('" + family.spelling +
+                         "') serves " + kindList(family.kinds) + ", not " +
+                         kind + "; " + kind + " takes " + choiceText(takes));
+  }
+  if (spec.group == GroupKind::xor_) {
+    if (spec.fixedRanks && !llvm::isPowerOf2_64(*spec.fixedRanks))
+      return violation(SpecField::group,
+                       "group xor(P) needs P to be a power of two, got P = " +
+                           std::to_string(*spec.fixedRanks));
+    if (!spec.fixedRanks && !spec.powerOfTwo)
+      return violation(SpecField::group,
+                       "group xor(P) needs P to be a power of two; constrain "
+                       "the ranks with 'ranks P where P == 2^k;'");
+  }
+  // The parameters: each present iff the family has it, and in range.
+  struct Given {
+    const char *name;
+    SpecField field;
+    std::optional<int64_t> value;
+  };
+  for (const Given &g : {Given{"arity", SpecField::arity, spec.arity},
+                         Given{"flat_below", SpecField::flatBelow,
+                               spec.flatBelow},
+                         Given{"radix", SpecField::radix, spec.radix}}) {
+    bool takes = llvm::any_of(family.params, [&](const FamilyParam &p) {
+      return llvm::StringRef(p.name) == g.name;
+    });
+    if (takes != g.value.has_value())
+      return violation(g.field, takes ? std::string(family.name) +
+                                            " needs " + g.name
+                                      : std::string("only ") +
+                                            (g.field == SpecField::radix
+                                                 ? "Bruck's routing"
+                                                 : "the hierarchical tree") +
+                                            " takes " + g.name);
+    if (g.value)
+      if (std::optional<std::string> bad = checkParameter(g.name, *g.value))
+        return violation(g.field, *bad);
+  }
+  if (spec.schedule != ScheduleKind::butterfly && spec.butterflyR != 0)
+    return violation(SpecField::butterflyR,
+                     "only the butterfly schedule takes a parameter r");
+  if (std::optional<std::string> bad = checkParameter("r", spec.butterflyR))
+    return violation(SpecField::butterflyR, *bad);
+  if (spec.reconfigure && !family.reconfigure) {
+    llvm::SmallVector<std::string> routings;
+    for (const FamilyInfo &f : kFamilies)
+      if (f.reconfigure)
+        routings.push_back(std::string("'") + f.spelling + "'");
+    return violation(SpecField::reconfigure,
+                     "reconfigure auto places the optical switch settings of "
+                     "the alltoall routings " +
+                         choiceText(routings) + ", not of " + family.name +
+                         " on " + kind);
+  }
+  if (spec.segments) {
+    if (std::optional<std::string> bad =
+            checkParameter("segments", *spec.segments))
+      return violation(SpecField::segments, *bad);
+    bool namedGroup = spec.group == GroupKind::cyclic ||
+                      spec.group == GroupKind::xor_;
+    if (!llvm::is_contained(family.segmentKinds, spec.kind) ||
+        (family.group != GroupUse::none && !namedGroup)) {
+      // Where segments apply, from the table: families with the same
+      // kinds together.
+      llvm::SmallVector<std::string> where;
+      for (size_t i = 0; i < std::size(kFamilies); ++i) {
+        const FamilyInfo &f = kFamilies[i];
+        if (f.segmentKinds.empty() ||
+            llvm::any_of(llvm::ArrayRef(kFamilies).take_front(i),
+                         [&](const FamilyInfo &g) {
+                           return g.segmentKinds == f.segmentKinds &&
+                                  g.group == f.group;
+                         }))
+          continue;
+        llvm::SmallVector<std::string> names;
+        for (const FamilyInfo &g : kFamilies)
+          if (g.segmentKinds == f.segmentKinds && g.group == f.group)
+            names.push_back(g.name);
+        where.push_back(kindList(f.segmentKinds) + " on " + listText(names) +
+                        (f.group == GroupUse::none
+                             ? ""
+                             : " over cyclic(P) or xor(P)"));
+      }
+      std::string clauses;
+      for (size_t i = 0; i < where.size(); ++i)
+        clauses += (i == 0 ? "" : i + 1 == where.size() ? ", and " : ", ") +
+                   where[i];
+      return violation(SpecField::segments,
+                       "segments = S does not pipeline " + kind + " on " +
+                           family.name +
+                           (family.group != GroupUse::none && !namedGroup
+                                ? " over a generated group"
+                                : "") +
+                           "; it pipelines " + clauses);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string coll::describeFamilies() {
+  std::string out;
+  for (const FamilyInfo &f : kFamilies) {
+    out += std::string(f.name) + ": " + f.spelling + "\n";
+    out += "  kinds: " + kindList(f.kinds) + "\n";
+    out += std::string("  group: ") +
+           (f.group == GroupUse::none  ? "none"
+            : f.group == GroupUse::any ? "cyclic(P), xor(P), a product or "
+                                         "generated group"
+                                       : "xor(P)") +
+           "\n";
+    for (const FamilyParam &p : f.params) {
+      out += std::string("  parameter ") + p.name + ": " + p.meaning + "; " +
+             (p.max ? std::to_string(p.min) + ".." + std::to_string(*p.max)
+                    : ">= " + std::to_string(p.min));
+      if (llvm::StringRef(p.name) == "r")
+        out += " or max";
+      out += p.byDefault ? ", default " + std::to_string(*p.byDefault)
+                         : std::string(", required");
+      out += "\n";
+    }
+    if (!f.segmentKinds.empty())
+      out += "  segments = S (" + std::to_string(kSegments.min) + ".." +
+             std::to_string(*kSegments.max) + "): " + kindList(f.segmentKinds) +
+             (f.group == GroupUse::none ? "" : " on cyclic(P) or xor(P)") +
+             "\n";
+    if (f.reconfigure)
+      out += "  reconfigure auto: yes\n";
+    if (*f.restrictions)
+      out += std::string("  restrictions: ") + f.restrictions + "\n";
+    out += std::string("  plan: ") + f.plan + "; run: " + f.run + "\n";
+  }
+  return out;
+}

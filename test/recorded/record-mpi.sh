@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# COLLC_RECORD under mpirun: runs an MPI check program (test/mpi) with
+# every collective call recorded into FILE, then requires that FILE holds
+# one coll.program per call, numbered from 0, and that `collc verify`
+# proves every one. ctest recorded.mpi.*.
+#   record-mpi.sh COLLC FILE P EXE MPIRUN [MPIRUN ARGS...]
+set -euo pipefail
+collc=$1 file=$2 P=$3 exe=$4
+shift 4
+rm -f "$file"
+COLLC_RECORD=$file "$@" -x COLLC_RECORD -np "$P" "$exe" | grep "^PASS "
+calls=$(grep -c '^// collc recording: call [0-9]* on '"$P"' ranks$' "$file")
+programs=$(grep -c '^coll.program @' "$file")
+last=$(grep '^// collc recording: call' "$file" | tail -1 | cut -d' ' -f5)
+if [ "$calls" -lt 1 ] || [ "$calls" != "$programs" ] || [ "$last" != $((calls - 1)) ]; then
+  echo "record-mpi: $file has $calls call headers, $programs programs, last call $last" >&2
+  exit 1
+fi
+proven=$("$collc" verify "$file" | grep -c ': all properties proven for P in {'"$P"'}')
+if [ "$proven" != "$calls" ]; then
+  echo "record-mpi: collc verify proves $proven of the $calls recorded calls in $file" >&2
+  exit 1
+fi
+echo "record-mpi: $calls calls recorded, all proven"
