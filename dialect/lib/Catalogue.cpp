@@ -205,6 +205,11 @@ std::optional<std::string> coll::checkParameter(llvm::StringRef name,
          std::to_string(value);
 }
 
+std::optional<int64_t> coll::parameterDefault(llvm::StringRef name) {
+  const FamilyParam *p = findParam(name);
+  return p ? p->byDefault : std::nullopt;
+}
+
 llvm::SmallVector<int64_t> coll::autoValues(llvm::StringRef name,
                                             std::optional<int64_t> fixedRanks) {
   llvm::SmallVector<int64_t> values;

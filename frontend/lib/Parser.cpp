@@ -253,11 +253,11 @@ LogicalResult Parser::parseCollective() {
   return finish(decl, closeLoc);
 }
 
-/// `butterfly(r = auto)`: a choice over r = 0 .. ceil(log2 P) - 1 and max
-/// (r up to 5 for a symbolic P, which covers P <= 64), candidates NAME_rN;
-/// `tree arity(auto)`: a choice over arities 2, 3, 4, 8 and 16 (those below
-/// a fixed P), candidates NAME_aK; `segments = auto`: a choice over S = 1,
-/// 2, 4, ..., 256, candidates NAME_sS. The cost model picks at compile time.
+/// `butterfly(r = auto)`, `tree arity(auto)` and `segments = auto`: a
+/// choice over the catalogue's values (coll::autoValues: r = 0 ..
+/// ceil(log2 P) - 1 and max, arities 2, 3, 4, 8 and 16 below a fixed P,
+/// S = 1, 2, 4, ..., 256), candidates NAME_rN, NAME_aK and NAME_sS. The
+/// cost model picks at compile time.
 LogicalResult Parser::expandAuto(Declaration &decl) {
   llvm::SMLoc at = decl.autoR          ? decl.butterflyRLoc
                    : decl.autoSegments ? decl.segmentsLoc
@@ -740,8 +740,7 @@ LogicalResult Parser::parseTree(Declaration &decl) {
   decl.schedule = ScheduleKind::hierarchical;
   consume();
   // flat_below's default: HPX's threshold (seeds/000), in the catalogue.
-  int64_t arity = 2,
-          flatBelow = *familyInfo(Family::hierarchicalTree).params[1].byDefault;
+  int64_t arity = 2, flatBelow = *parameterDefault("flat_below");
   if (tok.is(Token::l_paren) && lexer.peekIsKeyword("auto")) {
     consume();
     decl.autoLoc = tok.loc;

@@ -117,8 +117,8 @@ static void appendVectorStep(OpBuilder &builder, Location loc, StringRef phase,
       builder.getDenseI64ArrayAttr(destinations));
 }
 
-/// butterfly(r) with r > 0, or r = max on cyclic(P), or any butterfly on a
-/// generated group: the plan of coll/butterfly.hpp (design.md 3.1), which
+/// The shifted butterfly (butterfly(r) with r > 0, or r = max off xor(P),
+/// on any group): the plan of coll/butterfly.hpp (design.md 3.1), which
 /// the generated code runs, as group-level moves of vector slots.
 static ProgramOp expandShiftedButterfly(CollectiveOp spec,
                                         const GroupAlgebra &group,
@@ -153,10 +153,10 @@ int coll::butterflyRuntimeR(CollectiveOp spec) {
 
 ButterflyPlan coll::shiftedButterflyPlan(CollectiveOp spec,
                                          const GroupAlgebra &group) {
-  return butterflyPlan(static_cast<int>(group.order()), butterflyRuntimeR(spec),
-                       [&](int a, int b) {
-    return static_cast<int>(group.compose(a, b));
-  });
+  // The runtime's own call (coll::runButterfly), on the same group.
+  return std::visit(
+      [&](const auto &g) { return butterflyPlan(g, butterflyRuntimeR(spec)); },
+      group.runtime());
 }
 
 ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,

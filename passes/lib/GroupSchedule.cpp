@@ -14,98 +14,41 @@ using namespace mlir;
 using llvm::ArrayRef;
 
 
-GroupAlgebra::GroupAlgebra(GroupKind kind, int64_t order,
-                           ArrayRef<int64_t> elements)
-    : kind(kind), P(order) {
-  if (kind == GroupKind::generated) {
-    if (static_cast<int64_t>(elements.size()) != P * P)
-      llvm::report_fatal_error("generated group without its element table");
-    table.assign(elements.begin(), elements.end());
-    inverseTable.assign(table.size(), 0);
-    elementSending0To.assign(static_cast<size_t>(P), 0);
-    for (int64_t k = 0; k < P; ++k) {
-      for (int64_t x = 0; x < P; ++x)
-        inverseTable[k * P + table[k * P + x]] = x;
-      elementSending0To[table[k * P]] = k;
-    }
+/// The runtime's group of `kind` on `order` ranks; a generated one reads
+/// `table`.
+static std::variant<CyclicGroup, XorGroup, TableGroup>
+runtimeGroup(GroupKind kind, int64_t order, const std::vector<int> *table) {
+  int P = static_cast<int>(order);
+  if (kind == GroupKind::generated &&
+      static_cast<int64_t>(table->size()) != order * order)
+    llvm::report_fatal_error("generated group without its element table");
+  switch (kind) {
+  case GroupKind::cyclic:
+    return CyclicGroup(P);
+  case GroupKind::xor_:
+    return XorGroup(P);
+  case GroupKind::generated:
+    break;
   }
-  if (kind == GroupKind::xor_) {
-    if (!llvm::isPowerOf2_64(static_cast<uint64_t>(order)))
-      llvm::report_fatal_error("xor group of a non-power-of-two order");
-    bits = llvm::Log2_64(static_cast<uint64_t>(order));
-  }
+  return TableGroup(P, table->data());
 }
 
-int64_t GroupAlgebra::reverseBits(int64_t k) const {
-  int64_t reversed = 0;
-  for (int i = 0; i < bits; ++i)
-    if (k & (int64_t(1) << i))
-      reversed |= int64_t(1) << (bits - 1 - i);
-  return reversed;
+GroupAlgebra::GroupAlgebra(GroupKind kind, int64_t order,
+                           ArrayRef<int64_t> elements)
+    : kind(kind), P(order),
+      elements(std::make_shared<const std::vector<int>>(elements.begin(),
+                                                        elements.end())),
+      group(runtimeGroup(kind, order, this->elements.get())) {
+  if (!std::visit([](const auto &g) { return g.valid(); }, group))
+    llvm::report_fatal_error(kind == GroupKind::xor_
+                                 ? "xor group of a non-power-of-two order"
+                                 : "a group of no ranks");
 }
 
 GroupAlgebra GroupAlgebra::of(ProgramOp program) {
   std::optional<ArrayRef<int64_t>> elements = program.getGroupElements();
   return GroupAlgebra(*program.getGroup(), program.getNumRanks(),
                       elements ? *elements : ArrayRef<int64_t>());
-}
-
-int64_t GroupAlgebra::act(int64_t k, int64_t x) const {
-  k = normalize(k);
-  switch (kind) {
-  case GroupKind::cyclic:
-    return (x + k) % P;
-  case GroupKind::xor_:
-    return x ^ reverseBits(k);
-  case GroupKind::generated:
-    return table[k * P + x];
-  }
-  llvm_unreachable("unknown group");
-}
-
-int64_t GroupAlgebra::inverse(int64_t k, int64_t x) const {
-  k = normalize(k);
-  switch (kind) {
-  case GroupKind::cyclic:
-    return (x - k + P) % P;
-  case GroupKind::xor_:
-    return x ^ reverseBits(k);
-  case GroupKind::generated:
-    return inverseTable[k * P + x];
-  }
-  llvm_unreachable("unknown group");
-}
-
-int64_t GroupAlgebra::compose(int64_t a, int64_t b) const {
-  a = normalize(a);
-  b = normalize(b);
-  switch (kind) {
-  case GroupKind::cyclic:
-    return (a + b) % P;
-  case GroupKind::xor_:
-    return a ^ b;
-  case GroupKind::generated:
-    return elementSending0To[act(a, act(b, 0))];
-  }
-  llvm_unreachable("unknown group");
-}
-
-int64_t GroupAlgebra::quotient(int64_t to, int64_t from) const {
-  to = normalize(to);
-  from = normalize(from);
-  switch (kind) {
-  case GroupKind::cyclic:
-    return (to - from + P) % P;
-  case GroupKind::xor_:
-    return to ^ from;
-  case GroupKind::generated: // regular: fixed by where it sends rank 0
-    return elementSending0To[act(to, inverse(from, 0))];
-  }
-  llvm_unreachable("unknown group");
-}
-
-int64_t GroupAlgebra::chunkOfPart(int64_t part) const {
-  return kind == GroupKind::xor_ ? reverseBits(part) : part;
 }
 
 FailureOr<std::vector<int64_t>> coll::enumerateGroup(CollectiveOp spec,

@@ -314,3 +314,20 @@ TEST_CASE("Comm::recordTo: every call on the Comm as one program in one file") {
           runTree(comm, Kind::broadcast, binomial, 0, &v, &v, 1, Add{});
         }) == "coll: cannot write the recording to '/nonexistent-dir/x.mlir'");
 }
+
+TEST_CASE("runGroup and runButterfly name a group that is not the communicator's") {
+  int v = 1, out = 0;
+  CHECK(errorOf(6, [&](Comm &comm) {
+          runGroup(comm, Kind::allreduce, GroupSchedule::butterfly, XorGroup(6), &v, &out, 1,
+                   Add{});
+        }) == "coll::runGroup: the group of size 6 is not well formed (xor needs a "
+              "power-of-two size, a table group its table)");
+  CHECK(errorOf(3, [&](Comm &comm) {
+          runButterfly(comm, 1, TableGroup(3, nullptr), &v, &out, 1, Add{});
+        }) == "coll::runButterfly: the group of size 3 is not well formed (xor needs a "
+              "power-of-two size, a table group its table)");
+  CHECK(errorOf(3, [&](Comm &comm) {
+          runGroup(comm, Kind::allreduce, GroupSchedule::linear, CyclicGroup(4), &v, &out, 1,
+                   Add{});
+        }) == "coll::runGroup: group size 4 does not match communicator size 3");
+}

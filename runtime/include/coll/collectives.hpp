@@ -110,6 +110,18 @@ const Plan& cachedPlan(Comm& comm, const PlanKey& key, int S, Make make) {
   return comm.plan<Plan>(key.segmented(S).view(), [&] { return pipelinePlan(make(), S); });
 }
 
+// Throws unless `group` is well formed (coll/groups.hpp: xor needs a power
+// of two, a table group its table) and of the communicator's size P.
+template <class Group>
+void checkGroup(const char* who, const Group& group, int P) {
+  if (!group.valid())
+    throw Error(std::string(who) + ": the group of size " + std::to_string(group.size()) +
+                " is not well formed (xor needs a power-of-two size, a table group its table)");
+  if (group.size() != P)
+    throw Error(std::string(who) + ": group size " + std::to_string(group.size()) +
+                " does not match communicator size " + std::to_string(P));
+}
+
 // Parts b = 0 .. P-1 of a buffer of `count` elements laid out by `group`:
 // part b is chunk group.position(b) (count cut into P chunks, the first
 // count % P one element longer) of data, starting at the same chunk of
@@ -287,7 +299,7 @@ void runScan(Comm& comm, Kind kind, ScanSchedule schedule, const T* send, T* rec
 }
 
 // Runs a group schedule's moves (coll::groupMoves, coll::groupPlan) on
-// `group` (CyclicGroup or XorGroup of comm's size). Buffers, by kind:
+// `group` (a CyclicGroup, XorGroup or TableGroup of comm's size). Buffers, by kind:
 //   allreduce:       send, recv (count); part b is chunk group.position(b)
 //                    of the buffer (count cut into P chunks, the first
 //                    count % P one element longer);
@@ -304,9 +316,7 @@ template <class T, class Group, class Op>
 void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group, const T* send,
               T* recv, std::size_t count, Op op, int segments = 1) {
   const int P = comm.size(), rank = comm.rank();
-  if (group.size() != P)
-    throw Error("coll::runGroup: group size " + std::to_string(group.size()) +
-                " does not match communicator size " + std::to_string(P));
+  checkGroup("coll::runGroup", group, P);
   const int S = segmentsUsed("coll::runGroup", segments, count, kind, {Kind::allreduce},
                              "the allreduce");
   const Plan& plan = cachedPlan(comm, groupPlanKey(kind, schedule, group), S, [&] {
@@ -359,9 +369,7 @@ template <class T, class Group, class Op>
 void runButterfly(Comm& comm, int r, const Group& group, const T* send, T* recv,
                   std::size_t count, Op op) {
   const int P = comm.size(), rank = comm.rank();
-  if (group.size() != P)
-    throw Error("coll::runButterfly: group size " + std::to_string(group.size()) +
-                " does not match communicator size " + std::to_string(P));
+  checkGroup("coll::runButterfly", group, P);
   const Plan& plan = comm.plan<Plan>(butterflyPlanKey(r, group).view(), [&] {
     return butterflyRankPlan(butterflyPlan(group, r), group, rank);
   });

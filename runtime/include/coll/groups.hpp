@@ -1,15 +1,15 @@
 #pragma once
 // Abelian groups acting regularly on ranks 0..P-1. Element k moves a
 // distributed vector from one placement to another; every method reduces its
-// indices mod P, so callers may pass k >= P or negative k.
+// indices mod P, so callers may pass k >= P or negative k. MPI-free and
+// exception-free, so the compiler's group algebra (GroupAlgebra) is these
+// groups too: a group's preconditions are valid(), which the runtime's run
+// functions check (coll::checkGroup) and the verifier proves of a spec.
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
-
-#include "coll/error.hpp"
 
 namespace coll {
 
@@ -33,14 +33,16 @@ inline std::size_t chunkOffset(std::size_t count, int P, int j) {
 // Z_P acting by rotation: t_k(x) = x + k.
 class CyclicGroup {
  public:
-  explicit CyclicGroup(int P) : P_(P) {
-    if (P < 1) throw Error("coll::CyclicGroup: size must be >= 1, got " + std::to_string(P));
-  }
+  explicit CyclicGroup(int P) : P_(P) {}
+  // Whether the group is well formed (P >= 1); the run functions check.
+  bool valid() const { return P_ >= 1; }
   int size() const { return P_; }
   int act(int k, int x) const { return detail::wrap(x + detail::wrap(k, P_), P_); }
   int inverse(int k, int x) const { return detail::wrap(x - detail::wrap(k, P_), P_); }
   int position(int part) const { return detail::wrap(part, P_); }
   int compose(int a, int b) const { return detail::wrap(detail::wrap(a, P_) + detail::wrap(b, P_), P_); }
+  // The index of t_to t_from^-1 (what moves placement `from` onto `to`).
+  int quotient(int to, int from) const { return detail::wrap(detail::wrap(to, P_) - detail::wrap(from, P_), P_); }
   std::uintptr_t planKey() const { return 0; }  // its part of a plan's cache key
 
  private:
@@ -53,15 +55,17 @@ class CyclicGroup {
 class XorGroup {
  public:
   explicit XorGroup(int P) : P_(P), bits_(0) {
-    if (P < 1 || (P & (P - 1)) != 0)
-      throw Error("coll::XorGroup: size must be a power of two, got " + std::to_string(P));
-    while ((1 << bits_) < P) ++bits_;
+    while (P_ >= 1 && (1 << bits_) < P_) ++bits_;
   }
+  // Whether the group is well formed (P a power of two); the run
+  // functions check.
+  bool valid() const { return P_ >= 1 && (P_ & (P_ - 1)) == 0; }
   int size() const { return P_; }
   int act(int k, int x) const { return detail::wrap(x, P_) ^ reverse(detail::wrap(k, P_)); }
   int inverse(int k, int x) const { return act(k, x); }  // every element is its own inverse
   int position(int part) const { return reverse(detail::wrap(part, P_)); }
   int compose(int a, int b) const { return detail::wrap(a, P_) ^ detail::wrap(b, P_); }
+  int quotient(int to, int from) const { return compose(to, from); }  // self-inverse
   std::uintptr_t planKey() const { return 1; }  // its part of a plan's cache key
 
  private:
@@ -81,8 +85,7 @@ class XorGroup {
 class TableGroup {
  public:
   TableGroup(int P, const int* elements) : P_(P), elements_(elements) {
-    if (P < 1 || elements == nullptr)
-      throw Error("coll::TableGroup: needs P >= 1 and a table, got P = " + std::to_string(P));
+    if (!valid()) return;
     inverse_.resize(static_cast<std::size_t>(P) * static_cast<std::size_t>(P));
     sending0To_.resize(static_cast<std::size_t>(P));
     for (int k = 0; k < P; ++k) {
@@ -90,12 +93,18 @@ class TableGroup {
       sending0To_[static_cast<std::size_t>(elements_[index(k, 0)])] = k;
     }
   }
+  // Whether the group is well formed (P >= 1 and a table); the run
+  // functions check.
+  bool valid() const { return P_ >= 1 && elements_ != nullptr; }
   int size() const { return P_; }
   int act(int k, int x) const { return elements_[index(detail::wrap(k, P_), detail::wrap(x, P_))]; }
   int inverse(int k, int x) const { return inverse_[index(detail::wrap(k, P_), detail::wrap(x, P_))]; }
   int position(int part) const { return detail::wrap(part, P_); }
   // The action is regular: t_a t_b is the element that sends 0 where it does.
   int compose(int a, int b) const { return sending0To_[static_cast<std::size_t>(act(a, act(b, 0)))]; }
+  int quotient(int to, int from) const {
+    return sending0To_[static_cast<std::size_t>(act(to, inverse(from, 0)))];
+  }
   // Its part of a plan's cache key: the table's address, which tells the
   // tables of different collectives apart.
   std::uintptr_t planKey() const { return reinterpret_cast<std::uintptr_t>(elements_); }

@@ -136,6 +136,9 @@ std::optional<FamilyViolation> checkFamily(const FamilySpec &spec);
 /// any family that has it: a message if `value` is out of its range.
 std::optional<std::string> checkParameter(llvm::StringRef name, int64_t value);
 
+/// The default of parameter `name` (e.g. flat_below's 16), if it has one.
+std::optional<int64_t> parameterDefault(llvm::StringRef name);
+
 /// The values `auto` tries for a parameter: `segments = auto` S = 1, 2, 4,
 /// ..., 256; `arity(auto)` 2, 3, 4, 8, 16 (those below a fixed P, 2
 /// always); `r = auto` 0 .. ceil(log2 P) - 1 (0..5 for a symbolic P) and

@@ -29,19 +29,6 @@ inline bool isTreeSchedule(ScheduleKind schedule) {
 }
 /// `segments = S` takes S in 1..kMaxSegments.
 constexpr int64_t kMaxSegments = 4096;
-/// Where `segments = S` applies (the runtime pipelines these): broadcast,
-/// reduce and allreduce on a tree, and the allreduce of a group schedule
-/// (linear, or butterfly with r = 0) on cyclic(P) or xor(P).
-inline bool admitsSegments(CollectiveKind kind, bool tree,
-                           std::optional<GroupKind> group, int64_t butterflyR) {
-  if (tree)
-    return kind == CollectiveKind::broadcast ||
-           kind == CollectiveKind::reduce ||
-           kind == CollectiveKind::allreduce;
-  return kind == CollectiveKind::allreduce &&
-         (group == GroupKind::cyclic || group == GroupKind::xor_) &&
-         butterflyR == 0;
-}
 /// Inclusive and exclusive scans.
 inline bool isScan(CollectiveKind kind) {
   return kind == CollectiveKind::inclusive_scan ||

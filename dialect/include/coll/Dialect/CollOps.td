@@ -20,16 +20,19 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
 
     The schedule is either one on a permutation group (`linear`,
     `butterfly`; `group` set) or a tree over the ranks relative to `root`
-    (`flat`, `binomial`, `hierarchical` with `arity` and `flat_below`; no
-    group). Rooted kinds (broadcast, reduce, gather, scatter) need `root`.
+    (`flat`, `binomial`, `chain`, `hierarchical` with `arity` and
+    `flat_below`; no group), or a scan chain (`linear` without a group,
+    `doubling`). Rooted kinds (broadcast, reduce, gather, scatter) need `root`.
     alltoall routes blocks by the digits of their offsets: `direct` (one
     phase), `radix` (Bruck, with `radix`) or `balanced_ternary` (ReTri).
     `group = #coll.group<generated>` comes with `group_generators`, each
     the images of ranks 0..P-1 under one generator (products such as
     `cyclic(3) * cyclic(4)` are written this way), and a fixed `num_ranks`;
     the generators must make an abelian group acting regularly.
-    `segments` (allreduce on cyclic or xor, r = 0) cuts the buffer into that
-    many segments whose steps the runtime pipelines; every segment runs the
+    `segments` (broadcast, reduce and allreduce on a tree; allreduce on the
+    ring or the halving butterfly over cyclic or xor: the catalogue,
+    coll/Dialect/Catalogue.h) cuts the buffer into that many segments whose
+    steps the runtime pipelines; every segment runs the
     same step program on its own memory, so the program's proof covers it.
     `reconfigure` (a digit routing of alltoall) asks for the phases before
     which an optical circuit switch should be set (R* of seed 002).

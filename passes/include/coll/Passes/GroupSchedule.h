@@ -13,9 +13,12 @@
 #include "coll/Dialect/CollOps.h"
 #include "coll/butterfly.hpp"
 #include "coll/group_moves.hpp"
+#include "coll/groups.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <variant>
 #include <vector>
 
 namespace coll {
@@ -32,29 +35,49 @@ public:
   int64_t order() const { return P; }
   GroupKind groupKind() const { return kind; }
   /// The index of t_a t_b.
-  int64_t compose(int64_t a, int64_t b) const;
+  int64_t compose(int64_t a, int64_t b) const {
+    return visit([&](const auto &g) { return g.compose(wrap(a), wrap(b)); });
+  }
   /// t_k(x).
-  int64_t act(int64_t k, int64_t x) const;
+  int64_t act(int64_t k, int64_t x) const {
+    return visit([&](const auto &g) { return g.act(wrap(k), wrap(x)); });
+  }
   /// t_k^{-1}(x): the part that placement k puts on rank x.
-  int64_t inverse(int64_t k, int64_t x) const;
+  int64_t inverse(int64_t k, int64_t x) const {
+    return visit([&](const auto &g) { return g.inverse(wrap(k), wrap(x)); });
+  }
   /// The index of t_to t_from^{-1}, the permutation that moves the vector
   /// at placement `from` onto placement `to`.
-  int64_t quotient(int64_t to, int64_t from) const;
+  int64_t quotient(int64_t to, int64_t from) const {
+    return visit([&](const auto &g) { return g.quotient(wrap(to), wrap(from)); });
+  }
   /// The memory chunk that holds `part` (the xor group bit-reverses, so
   /// that every message of recursive halving is one contiguous range).
-  int64_t chunkOfPart(int64_t part) const;
+  int64_t chunkOfPart(int64_t part) const { return position(part); }
   /// The same, as the runtime's groups spell it (coll/group_moves.hpp).
-  int64_t position(int64_t part) const { return chunkOfPart(part); }
+  int64_t position(int64_t part) const {
+    return visit([&](const auto &g) { return g.position(wrap(part)); });
+  }
+
+  /// The runtime's group this algebra is (what the header constructs).
+  const std::variant<CyclicGroup, XorGroup, TableGroup> &runtime() const {
+    return group;
+  }
 
 private:
-  int64_t normalize(int64_t k) const { return ((k % P) + P) % P; }
-  int64_t reverseBits(int64_t k) const;
+  /// Indices mod P, as ints (P <= 2^20, the verifier's bound).
+  int wrap(int64_t k) const { return static_cast<int>(((k % P) + P) % P); }
+  template <class F>
+  int64_t visit(F &&f) const {
+    return std::visit(std::forward<F>(f), group);
+  }
   GroupKind kind;
   int64_t P;
-  int bits = 0;
-  // Generated groups: images and inverse images per element, and the
-  // element that sends rank 0 to x.
-  std::vector<int64_t> table, inverseTable, elementSending0To;
+  /// A generated group's element table, which its TableGroup reads (shared,
+  /// so a copy of the algebra reads the same table).
+  std::shared_ptr<const std::vector<int>> elements;
+  /// The runtime's group: the algebra the plans and the header use.
+  std::variant<CyclicGroup, XorGroup, TableGroup> group;
 };
 
 /// The elements of a generated group in the order `spec`'s schedule needs
