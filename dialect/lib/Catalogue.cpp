@@ -110,6 +110,16 @@ std::string choiceText(llvm::ArrayRef<std::string> items) {
   return out;
 }
 
+/// The family that takes parameter `name` (arity, flat_below and radix
+/// each belong to one).
+const FamilyInfo *familyTaking(llvm::StringRef name) {
+  for (const FamilyInfo &f : kFamilies)
+    for (const FamilyParam &p : f.params)
+      if (name == p.name)
+        return &f;
+  return nullptr;
+}
+
 const FamilyParam *findParam(llvm::StringRef name) {
   if (name == kSegments.name)
     return &kSegments;
@@ -293,9 +303,7 @@ std::optional<FamilyViolation> coll::checkFamily(const FamilySpec &spec) {
       return violation(g.field, takes ? std::string(family.name) +
                                             " needs " + g.name
                                       : std::string("only ") +
-                                            (g.field == SpecField::radix
-                                                 ? "Bruck's routing"
-                                                 : "the hierarchical tree") +
+                                            familyTaking(g.name)->name +
                                             " takes " + g.name);
     if (g.value)
       if (std::optional<std::string> bad = checkParameter(g.name, *g.value))
