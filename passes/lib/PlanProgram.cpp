@@ -58,22 +58,27 @@ ProgramOp coll::expandPlans(CollectiveOp spec, int64_t P, OpBuilder &builder,
   for (int r = 0; r < P; ++r) {
     Plan plan = planOf(r);
     if (r == 0) {
-      steps.resize(plan.steps.size());
-      phases = plan.phases;
+      steps.resize(plan.numSteps);
+      phases.resize(plan.numSteps);
       parts = plan.parts;
       scratchParts = plan.scratchParts;
     }
-    if (plan.steps.size() != steps.size() || plan.parts != parts ||
-        plan.scratchParts != scratchParts)
+    if (static_cast<size_t>(plan.numSteps) != steps.size() ||
+        plan.parts != parts || plan.scratchParts != scratchParts)
       llvm::report_fatal_error("coll::expandPlans: rank " + Twine(r) +
                                "'s plan has another shape than rank 0's");
-    for (size_t s = 0; s < plan.steps.size(); ++s) {
-      const PlanStep &step = plan.steps[s];
+    for (const PlanStep &step : plan.steps) {
+      if (step.step < 0 || step.step >= plan.numSteps)
+        llvm::report_fatal_error("coll::expandPlans: rank " + Twine(r) +
+                                 "'s plan has step " + Twine(step.step) +
+                                 " of " + Twine(plan.numSteps));
+      StepTransfers &transfers = steps[step.step];
+      phases[step.step] = phaseOf(plan, step);
       for (const PlanMessage &m : step.sends)
-        add(steps[s], r, m.peer, step.action, m.parts, m.peerParts);
+        add(transfers, r, m.peer, step.action, m.parts, m.peerParts);
       for (const PlanMessage &m : step.receives)
         if (m.peer == r) // a local copy: read peerParts, write parts
-          add(steps[s], r, r, step.action, m.peerParts, m.parts);
+          add(transfers, r, r, step.action, m.peerParts, m.parts);
     }
   }
   ProgramOp program =

@@ -35,11 +35,13 @@ std::string errorOf(int P, const std::function<void(Comm &)> &body) {
   return "";
 }
 
-Plan blankPlan(int P, int rank, int parts) {
+/// A plan of `steps` steps for the test to fill.
+Plan blankPlan(int P, int rank, int parts, int steps = 1) {
   Plan plan;
   plan.ranks = P;
   plan.rank = rank;
   plan.parts = parts;
+  plan.numSteps = steps;
   return plan;
 }
 
@@ -111,9 +113,9 @@ TEST_CASE("steps run in one exchange must not touch what an earlier one writes")
   // value, in one exchange the old one, so the executor refuses.
   std::string error = errorOf(2, [&](Comm &comm) {
     const int r = comm.rank();
-    Plan plan = blankPlan(2, r, 1);
+    Plan plan = blankPlan(2, r, 1, 2);
     plan.steps.resize(2);
-    plan.steps[0].withNext = true;
+    plan.steps[1].step = 1;  // in the exchange of step 0
     if (r == 1) {
       plan.steps[0].sends.push_back({0, {0}, {0}});
       plan.steps[1].receives.push_back({0, {0}, {0}});
@@ -136,9 +138,9 @@ TEST_CASE("in one exchange, a part sent by one step is received by the next") {
   std::vector<std::vector<int>> values = {{10, 11}, {20, 21}};
   REQUIRE(errorOf(2, [&](Comm &comm) {
             const int r = comm.rank();
-            Plan plan = blankPlan(2, r, 2);
+            Plan plan = blankPlan(2, r, 2, 2);
             plan.steps.resize(2);
-            plan.steps[0].withNext = true;
+            plan.steps[1].step = 1;  // in the exchange of step 0
             if (r == 0) {
               plan.steps[0].sends.push_back({1, {0}, {1}});
               plan.steps[1].receives.push_back({1, {0}, {0}});
@@ -196,13 +198,16 @@ TEST_CASE("pipelinePlan: super-step t runs step t - j of segment j") {
   Plan plan = pipelinePlan(treePlan(Kind::broadcast, chain, 3, 0, 1), 2);
   CHECK(plan.parts == 2);
   CHECK(plan.scratchParts == 0);
+  CHECK(plan.numSteps == 4);
   REQUIRE(plan.steps.size() == 4);
   // Super-step 0: segment 0's step 0; super-step 1: segment 0's step 1 and
   // segment 1's step 0, in one exchange; super-step 2: segment 1's step 1.
-  const bool withNext[4] = {false, true, false, false};
+  const int exchange[4] = {0, 1, 1, 3};
   for (int s = 0; s < 4; ++s) {
     CAPTURE(s);
-    CHECK(plan.steps[s].withNext == withNext[s]);
+    CHECK(plan.steps[s].step == s);
+    CHECK(plan.steps[s].exchange == exchange[s]);
+    CHECK(phaseOf(plan, plan.steps[s]) == "broadcast");
   }
   auto only = [](const std::vector<PlanMessage> &list) {
     REQUIRE(list.size() == 1);
@@ -216,7 +221,67 @@ TEST_CASE("pipelinePlan: super-step t runs step t - j of segment j") {
   CHECK(only(plan.steps[1].sends).parts == std::vector<int>{0});
   CHECK(only(plan.steps[2].receives).parts == std::vector<int>{1});
   CHECK(only(plan.steps[3].sends).parts == std::vector<int>{1});
-  CHECK(plan.phases == std::vector<std::string>(4, plan.phases[0]));
+}
+
+// A plan lists only the rank's own steps: the chain broadcast's root on 5
+// ranks sends once in 4 steps; in 3 segments it sends segment j in
+// super-step j (steps 0, 2 and 5 of 12; super-step t starts at step
+// t (t + 1) / 2 while t < 3).
+TEST_CASE("pipelinePlan: a rank's plan lists its own steps, numbered in the program") {
+  const Tree chain{TreeShape::chain, 2, 16};
+  const Plan tree = treePlan(Kind::broadcast, chain, 5, 0, 0);
+  CHECK(tree.numSteps == 4);
+  REQUIRE(tree.steps.size() == 1);
+  CHECK(tree.steps[0].step == 0);
+  Plan plan = pipelinePlan(tree, 3);
+  CHECK(plan.numSteps == 12);
+  REQUIRE(plan.steps.size() == 3);
+  const int number[3] = {0, 2, 5}, exchange[3] = {0, 1, 3};
+  for (int j = 0; j < 3; ++j) {
+    CAPTURE(j);
+    CHECK(plan.steps[j].step == number[j]);
+    CHECK(plan.steps[j].exchange == exchange[j]);
+    REQUIRE(plan.steps[j].sends.size() == 1);
+    CHECK(plan.steps[j].sends[0].peer == 1);
+    CHECK(plan.steps[j].sends[0].parts == std::vector<int>{j});
+  }
+  // The last rank receives segment j in super-step j + 3, as its first
+  // step, the lowest segment running (super-steps 3, 4 and 5 are steps
+  // 6..8, 9..10 and 11).
+  plan = pipelinePlan(treePlan(Kind::broadcast, chain, 5, 0, 4), 3);
+  REQUIRE(plan.steps.size() == 3);
+  const int last[3] = {6, 9, 11};
+  for (int j = 0; j < 3; ++j) {
+    CAPTURE(j);
+    CHECK(plan.steps[j].step == last[j]);
+    REQUIRE(plan.steps[j].receives.size() == 1);
+    CHECK(plan.steps[j].receives[0].parts == std::vector<int>{j});
+  }
+}
+
+TEST_CASE("the executor names steps out of order and exchanges that interleave") {
+  auto run = [](const std::function<void(Plan &)> &edit) {
+    return errorOf(1, [&](Comm &comm) {
+      Plan plan = blankPlan(1, 0, 2, 3);
+      plan.steps.resize(2);
+      for (PlanStep &step : plan.steps)
+        step.receives.push_back({0, {0}, {1}});
+      plan.steps[1].step = plan.steps[1].exchange = 1;
+      edit(plan);
+      int v[2] = {1, 2};
+      execute(comm.transport(), plan, std::vector<PartView<int>>{{&v[0], 1}, {&v[1], 1}},
+              Add{});
+    });
+  };
+  CHECK(run([](Plan &) {}) == "");
+  CHECK(run([](Plan &p) { p.steps[1].step = 0; }) ==
+        "coll::execute: rank 0's plan lists step 0 after step 0");
+  CHECK(run([](Plan &p) { p.steps[1].step = 3; }) ==
+        "coll::execute: rank 0's plan has step 3 of a program of 3 steps");
+  CHECK(run([](Plan &p) { p.steps[0].exchange = 1; }) ==
+        "coll::execute: rank 0's step 0 runs in the exchange of step 1");
+  CHECK(run([](Plan &p) { p.steps[1].exchange = 0 - 1; }) ==
+        "coll::execute: rank 0's step 1 runs in the exchange of step -1");
 }
 
 // Runs: the segmented chain allreduce on LocalTransport equals the sum,

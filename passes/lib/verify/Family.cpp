@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 #include "Queries.h"
 
+#include "coll/Dialect/Catalogue.h"
 #include "coll/Passes/GroupSchedule.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -1210,46 +1211,46 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
   std::vector<PropertyResult> results;
   if (maxRanks < 2 || spec.getNumRanks())
     return results;
-  if (spec.getSchedule() == ScheduleKind::binomial ||
-      spec.getSchedule() == ScheduleKind::hierarchical) {
-    results = spec.getSchedule() == ScheduleKind::binomial
-                  ? proveBinomialTree(spec.getKind(), maxRanks, options)
-                  : proveHierarchicalTree(
-                        spec.getKind(), static_cast<int64_t>(*spec.getArity()),
-                        static_cast<int64_t>(*spec.getFlatBelow()), maxRanks,
-                        options);
-    if (spec.getNoncommutative()) // rank order is decided per P
-      llvm::erase_if(results, [](const PropertyResult &r) {
-        return r.property == Property::operatorLegality;
-      });
-    return results;
-  }
-  if (spec.getKind() == CollectiveKind::alltoall &&
-      (spec.getSchedule() == ScheduleKind::balanced_ternary ||
-       spec.getSchedule() == ScheduleKind::radix))
+  auto append = [&](std::vector<PropertyResult> more) {
+    for (PropertyResult &r : more)
+      results.push_back(std::move(r));
+  };
+  // The families with closed forms in P; the others (the flat and chain
+  // trees, the shifted butterfly, recursive doubling, the direct routing,
+  // Trivance and the scans) are proven per P.
+  switch (familyOf(spec)) {
+  case Family::binomialTree:
+    append(proveBinomialTree(spec.getKind(), maxRanks, options));
+    break;
+  case Family::hierarchicalTree:
+    append(proveHierarchicalTree(
+        spec.getKind(), static_cast<int64_t>(*spec.getArity()),
+        static_cast<int64_t>(*spec.getFlatBelow()), maxRanks, options));
+    break;
+  case Family::bruck:
+  case Family::retri:
     return proveDigitRouting(spec.getSchedule(), spec.getRadix().value_or(3),
                              maxRanks, options);
-  // Otherwise only group schedules have closed forms in P; other trees,
-  // the direct routing and scans are proven per P.
-  if (!spec.getGroup() || spec.getButterflyR() != 0)
+  case Family::ring:
+  case Family::halving: {
+    const bool ring = familyOf(spec) == Family::ring;
+    results.push_back(spec.getGroup() == GroupKind::cyclic
+                          ? cyclicMoves(maxRanks, options)
+                          : xorMoves(maxRanks, options));
+    // The inductions are about the allreduce's (and the ring allgather's)
+    // moves on these groups.
+    if (ring && spec.getKind() == CollectiveKind::allreduce)
+      append(linearSchedule(maxRanks, options));
+    if (ring && spec.getKind() == CollectiveKind::allgather)
+      append(proveLinearAllgather(maxRanks, options));
+    if (!ring && spec.getGroup() == GroupKind::cyclic &&
+        spec.getKind() == CollectiveKind::allreduce)
+      append(proveHalvingButterfly(maxRanks, options));
+    break;
+  }
+  default:
     return results;
-  results.push_back(spec.getGroup() == GroupKind::cyclic
-                        ? cyclicMoves(maxRanks, options)
-                        : xorMoves(maxRanks, options));
-  // The ring's induction is about the allreduce's moves.
-  if (spec.getSchedule() == ScheduleKind::linear &&
-      spec.getKind() == CollectiveKind::allreduce)
-    for (PropertyResult &r : linearSchedule(maxRanks, options))
-      results.push_back(std::move(r));
-  if (spec.getSchedule() == ScheduleKind::linear &&
-      spec.getKind() == CollectiveKind::allgather)
-    for (PropertyResult &r : proveLinearAllgather(maxRanks, options))
-      results.push_back(std::move(r));
-  if (spec.getSchedule() == ScheduleKind::butterfly &&
-      spec.getGroup() == GroupKind::cyclic &&
-      spec.getKind() == CollectiveKind::allreduce)
-    for (PropertyResult &r : proveHalvingButterfly(maxRanks, options))
-      results.push_back(std::move(r));
+  }
   // The inductions' legality is that of a commutative operator; rank order
   // is decided per P (familyCovers leaves it to the per-P query).
   if (spec.getNoncommutative())
@@ -1264,30 +1265,36 @@ bool coll::familyCovers(CollectiveOp spec, ProgramOp program,
   // The family proofs' scope starts at P = 2.
   if (spec.getNumRanks() || program.getNumRanks() < 2)
     return false;
-  if (spec.getSchedule() == ScheduleKind::binomial ||
-      spec.getSchedule() == ScheduleKind::hierarchical) {
+  const Family family = familyOf(spec);
+  switch (family) {
+  case Family::binomialTree:
+  case Family::hierarchicalTree: {
     int64_t P = program.getNumRanks();
-    bool binomial = spec.getSchedule() == ScheduleKind::binomial;
+    bool binomial = family == Family::binomialTree;
     return (property != Property::matching || binomial) &&
            !(property == Property::operatorLegality &&
              program.getNoncommutative()) &&
            isTreeInstance(program, spec.getRoot().value_or(0),
-                          spec.getSchedule() == ScheduleKind::binomial
-                              ? binomialForm(P)
-                              : hierarchicalForm(
-                                    P, static_cast<int64_t>(*spec.getArity()),
-                                    static_cast<int64_t>(
-                                        *spec.getFlatBelow())));
+                          binomial ? binomialForm(P)
+                                   : hierarchicalForm(
+                                         P,
+                                         static_cast<int64_t>(*spec.getArity()),
+                                         static_cast<int64_t>(
+                                             *spec.getFlatBelow())));
   }
-  if (spec.getKind() == CollectiveKind::alltoall &&
-      (spec.getSchedule() == ScheduleKind::balanced_ternary ||
-       spec.getSchedule() == ScheduleKind::radix)) {
-    bool ternary = spec.getSchedule() == ScheduleKind::balanced_ternary;
+  case Family::bruck:
+  case Family::retri: {
+    bool ternary = family == Family::retri;
     return isDigitRouting(program, ternary,
                           ternary ? 3 : spec.getRadix().value_or(0));
   }
-  if (!spec.getGroup() ||
-      program.getGroup() != spec.getGroup())
+  case Family::ring:
+  case Family::halving:
+    break;
+  default:
+    return false;
+  }
+  if (program.getGroup() != spec.getGroup())
     return false;
   int64_t P = program.getNumRanks();
   auto steps = llvm::to_vector(program.getBody().getOps<StepOp>());
@@ -1303,15 +1310,13 @@ bool coll::familyCovers(CollectiveOp spec, ProgramOp program,
   }
   if (property == Property::operatorLegality && program.getNoncommutative())
     return false;
-  if (property != Property::matching &&
-      spec.getSchedule() == ScheduleKind::butterfly)
+  if (property != Property::matching && family == Family::halving)
     return spec.getGroup() == GroupKind::cyclic &&
            program.getKind() == CollectiveKind::allreduce &&
            program.getNumScratchParts().value_or(0) == 0 &&
            static_cast<int64_t>(program.getNumParts()) == P &&
            isHalvingButterfly(steps, P);
-  if (property == Property::matching ||
-      spec.getSchedule() != ScheduleKind::linear)
+  if (property == Property::matching)
     return false;
   if (program.getKind() == CollectiveKind::allgather) {
     // The allgather's induction: copy step i moves placement i onto i+1.

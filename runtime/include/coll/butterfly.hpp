@@ -259,9 +259,10 @@ Plan butterflyRankPlan(const ButterflyPlan& butterfly, const Group& group, int r
       step.sends.push_back(std::move(out));
     }
     step.receives.push_back(std::move(in));
-    plan.steps.push_back(std::move(step));
-    plan.phases.push_back(local ? "local" : s.kind == ButterflyStep::Kind::fold ? "reduce-scatter"
-                                                                                : "all-gather");
+    appendStep(plan, std::move(step),
+               local                                 ? "local"
+               : s.kind == ButterflyStep::Kind::fold ? "reduce-scatter"
+                                                     : "all-gather");
   }
   return plan;
 }

@@ -125,8 +125,7 @@ inline Plan digitPlan(const Digits& digits, int n, int rank) {
     PlanStep planStep;
     planStep.sends.push_back({(rank + step.offset) % n, step.blocks, step.blocks});
     planStep.receives.push_back({(rank - step.offset + n) % n, step.blocks, step.blocks});
-    plan.steps.push_back(std::move(planStep));
-    plan.phases.push_back("phase " + std::to_string(step.phase));
+    appendStep(plan, std::move(planStep), "phase " + std::to_string(step.phase));
   }
   return plan;
 }
@@ -142,41 +141,41 @@ inline Plan trivancePlan(int n, int rank) {
   Plan plan = emptyPlan(Kind::allreduce, n, rank, 1, 1);
   const TrivanceShape shape = trivanceShape(n);
   const int m = shape.core, x = rank;
-  auto add = [&](const char* phase, Action action) -> PlanStep& {
-    plan.phases.push_back(phase);
-    plan.steps.push_back({});
-    plan.steps.back().action = action;
-    return plan.steps.back();
+  auto stepOf = [](Action action) {
+    PlanStep step;
+    step.action = action;
+    return step;
   };
   for (int band = 1; band <= shape.bands; ++band) {  // the extras fold in
-    PlanStep& step = add("fold in", Action::combine);
+    PlanStep step = stepOf(Action::combine);
     if (x >= band * m && x < (band + 1) * m)
       step.sends.push_back({x - band * m, {0}, {0}});
     else if (x < m && x + band * m < n)
       step.receives.push_back({x + band * m, {0}, {0}});
+    appendStep(plan, std::move(step), "fold in");
   }
   for (int d = 1, k = 0; d < m; d *= 3, ++k) {
     const std::string phase = "phase " + std::to_string(k);
-    PlanStep& right = add(phase.c_str(), Action::copy);
+    PlanStep right = stepOf(Action::copy), left = stepOf(Action::fold),
+             merge = stepOf(Action::fold);
     if (x < m) {
       right.sends.push_back({(x + d) % m, {0}, {1}});
       right.receives.push_back({(x + m - d) % m, {1}, {0}});
-      right.withNext = true;
-    }
-    PlanStep& left = add(phase.c_str(), Action::fold);
-    if (x < m) {
       left.sends.push_back({(x + m - d) % m, {0}, {0}});
       left.receives.push_back({(x + d) % m, {0}, {0}});
+      merge.receives.push_back({x, {0}, {1}});
     }
-    PlanStep& merge = add(phase.c_str(), Action::fold);
-    if (x < m) merge.receives.push_back({x, {0}, {1}});
+    const int exchange = appendStep(plan, std::move(right), phase);
+    appendStep(plan, std::move(left), phase, exchange);  // both ports at once
+    appendStep(plan, std::move(merge), phase);
   }
   for (int band = 1; band <= shape.bands; ++band) {  // the result goes back out
-    PlanStep& step = add("copy out", Action::copy);
+    PlanStep step = stepOf(Action::copy);
     if (x < m && x + band * m < n)
       step.sends.push_back({x + band * m, {0}, {0}});
     else if (x >= band * m && x < (band + 1) * m)
       step.receives.push_back({x - band * m, {0}, {0}});
+    appendStep(plan, std::move(step), "copy out");
   }
   return plan;
 }

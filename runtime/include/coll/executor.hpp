@@ -40,10 +40,11 @@ struct PartView {
 // Runs `plan` on `transport` (whose rank and size must be the plan's) over
 // `parts` (plan.parts + plan.scratchParts of them), merging with `op`
 // (the lower rank's value first, as the verifier's rank order assumes).
-// Step s is message tag s; a step marked withNext runs in one exchange with
-// the steps after it, which is the same as running them in turn only if no
-// step of the group reads or writes, on this rank, a part an earlier step
-// of the group writes: the executor checks that and throws otherwise. A
+// The rank's steps run in the order of their numbers; steps that share an
+// exchange number run in one exchange, tagged with it, which is the same as
+// running them in turn only if no step of the group reads or writes, on
+// this rank, a part an earlier step of the group writes: the executor
+// checks that and throws otherwise. A
 // message from this rank to itself (a receive from `rank`) is a local copy
 // or merge. With `recording`, every message is recorded. `buffers` (reused
 // across calls when given, e.g. Comm::executorBuffers()) hold the step's
@@ -92,13 +93,28 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
   std::vector<PeerExchange>& exchanges = b.exchanges;
   std::vector<std::size_t>& sendStart = b.sendStart;
   std::vector<std::size_t>& recvStart = b.recvStart;
-  const std::size_t numSteps = plan.steps.size();
+  const std::vector<PlanStep>& steps = plan.steps;
+  const std::size_t numSteps = steps.size();
   for (std::size_t first = 0; first < numSteps;) {
     std::size_t last = first + 1;  // the group [first, last) runs in one exchange
-    while (plan.steps[last - 1].withNext && last < numSteps) ++last;
+    const int exchange = steps[first].exchange;
+    while (last < numSteps && steps[last].exchange == exchange) ++last;
     bool empty = true;
-    for (std::size_t s = first; s < last; ++s)
-      empty &= plan.steps[s].sends.empty() && plan.steps[s].receives.empty();
+    for (std::size_t s = first; s < last; ++s) {
+      const PlanStep& step = steps[s];
+      if (step.step >= plan.numSteps || step.step < 0)
+        throw Error("coll::execute: rank " + std::to_string(rank) + "'s plan has step " +
+                    std::to_string(step.step) + " of a program of " +
+                    std::to_string(plan.numSteps) + " steps");
+      if (s > 0 && step.step <= steps[s - 1].step)
+        throw Error("coll::execute: rank " + std::to_string(rank) + "'s plan lists step " +
+                    std::to_string(step.step) + " after step " + std::to_string(steps[s - 1].step));
+      if (exchange > step.step || (s == first && s > 0 && exchange <= steps[s - 1].step))
+        throw Error("coll::execute: rank " + std::to_string(rank) + "'s step " +
+                    std::to_string(step.step) + " runs in the exchange of step " +
+                    std::to_string(exchange));
+      empty &= step.sends.empty() && step.receives.empty();
+    }
     if (empty) {
       first = last;
       continue;
@@ -106,11 +122,11 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
     // Every part a send reads, flagged before anything is written; a
     // group's later step may not touch what an earlier one writes.
     for (std::size_t s = first; s < last; ++s) {
-      const PlanStep& step = plan.steps[s];
+      const PlanStep& step = steps[s];
       auto touch = [&](int p) {
         part(p);  // a part the plan names must exist before it is flagged
         if (writtenNow[static_cast<std::size_t>(p)])
-          throw Error("coll::execute: step " + std::to_string(s) + " of rank " +
+          throw Error("coll::execute: step " + std::to_string(step.step) + " of rank " +
                       std::to_string(rank) + " touches part " + std::to_string(p) +
                       ", which an earlier step of its group writes");
       };
@@ -136,9 +152,9 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
     landsInPlace.clear();
     std::size_t total = 0;
     for (std::size_t s = first; s < last; ++s)
-      for (const PlanMessage& m : plan.steps[s].receives)
+      for (const PlanMessage& m : steps[s].receives)
         for (int p : m.parts) {
-          const bool here = plan.steps[s].action == Action::copy && !isLocal(m) &&
+          const bool here = steps[s].action == Action::copy && !isLocal(m) &&
                             !(sentNow[static_cast<std::size_t>(p)] && source(p) == part(p).data);
           landsInPlace.push_back(here);
           if (!here) total += part(p).n;
@@ -152,21 +168,21 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
     exchanges.clear();
     std::size_t offset = 0, k = 0;  // k: index into landsInPlace
     for (std::size_t s = first; s < last; ++s) {
-      for (const PlanMessage& m : plan.steps[s].sends) {
+      for (const PlanMessage& m : steps[s].sends) {
         sendStart.push_back(sendSegs.size());
         for (int p : m.parts) sendSegs.push_back({source(p), part(p).n * sizeof(T)});
       }
-      for (const PlanMessage& m : plan.steps[s].receives) {
+      for (const PlanMessage& m : steps[s].receives) {
         if (isLocal(m)) {
           // Read now, before the exchange writes anything in place.
           if (m.parts.size() != m.peerParts.size())
-            throw Error("coll::execute: step " + std::to_string(s) + " of rank " +
+            throw Error("coll::execute: step " + std::to_string(steps[s].step) + " of rank " +
                         std::to_string(rank) + " copies " + std::to_string(m.peerParts.size()) +
                         " part(s) into " + std::to_string(m.parts.size()));
           for (std::size_t i = 0; i < m.parts.size(); ++i) {
             const PartView<T>& from = part(m.peerParts[i]);
             if (from.n != part(m.parts[i]).n)
-              throw Error("coll::execute: step " + std::to_string(s) + " of rank " +
+              throw Error("coll::execute: step " + std::to_string(steps[s].step) + " of rank " +
                           std::to_string(rank) + " copies part " +
                           std::to_string(m.peerParts[i]) + " into part " +
                           std::to_string(m.parts[i]) + " of another size");
@@ -198,7 +214,7 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
     auto advance = [&](Cursor& c, bool sends) -> const PlanMessage* {
       for (; c.step < last; ++c.step, c.message = 0) {
         const std::vector<PlanMessage>& list =
-            sends ? plan.steps[c.step].sends : plan.steps[c.step].receives;
+            sends ? steps[c.step].sends : steps[c.step].receives;
         while (c.message < list.size()) {
           const PlanMessage& m = list[c.message++];
           if (sends || !isLocal(m)) return &m;
@@ -225,13 +241,13 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
       }
       exchanges.push_back(e);
     }
-    if (!exchanges.empty()) transport.exchangeAll(exchanges.data(), exchanges.size(), static_cast<int>(first));
+    if (!exchanges.empty()) transport.exchangeAll(exchanges.data(), exchanges.size(), exchange);
     // File what was staged, in the order of the plan.
     offset = 0;
     k = 0;
     for (std::size_t s = first; s < last; ++s) {
-      const PlanStep& step = plan.steps[s];
-      const int tag = static_cast<int>(s);
+      const PlanStep& step = steps[s];
+      const int tag = step.step;
       for (const PlanMessage& m : step.receives) {
         for (int p : m.parts) {
           const PartView<T>& into = part(p);
@@ -249,7 +265,7 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
           moved[static_cast<std::size_t>(p)] = 1;
         }
         if (recording) {
-          const std::string& phase = s < plan.phases.size() ? plan.phases[s] : std::string("step");
+          const std::string& phase = phaseOf(plan, step);
           if (isLocal(m)) recording->sent(tag, rank, rank, m.peerParts);
           recording->received(tag, m.peer, rank, m.parts, step.action, phase);
         }
@@ -258,9 +274,9 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
         for (const PlanMessage& m : step.sends) recording->sent(tag, rank, m.peer, m.parts);
     }
     for (std::size_t s = first; s < last; ++s) {
-      for (const PlanMessage& m : plan.steps[s].sends)
+      for (const PlanMessage& m : steps[s].sends)
         for (int p : m.parts) sentNow[static_cast<std::size_t>(p)] = 0;
-      for (const PlanMessage& m : plan.steps[s].receives)
+      for (const PlanMessage& m : steps[s].receives)
         for (int p : m.parts) writtenNow[static_cast<std::size_t>(p)] = 0;
     }
     first = last;

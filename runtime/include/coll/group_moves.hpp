@@ -108,8 +108,7 @@ Plan groupPlan(Kind kind, const std::vector<GroupMove>& moves, const Group& grou
       in.peer = from;
       step.receives.push_back(std::move(in));
     }
-    plan.steps.push_back(std::move(step));
-    plan.phases.push_back(move.phase);
+    appendStep(plan, std::move(step), move.phase);
   }
   return plan;
 }
@@ -125,8 +124,7 @@ inline Plan doublingPlan(int P, int rank) {
     const int peer = rank ^ static_cast<int>(mask);
     step.sends.push_back({peer, {0}, {0}});
     step.receives.push_back({peer, {0}, {0}});
-    plan.steps.push_back(std::move(step));
-    plan.phases.push_back("doubling");
+    appendStep(plan, std::move(step), "doubling");
   }
   return plan;
 }

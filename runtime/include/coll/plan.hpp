@@ -7,14 +7,19 @@
 // schedule that runs is the schedule that was proven. Plain C++17: no MPI,
 // no exceptions.
 //
-// Step s of a plan is step s of the program on every rank; a rank with no
-// part in it has an empty step. In a step a rank sends some of its parts to
-// peers and receives parts from peers; everything a step reads is read
-// before it writes (the program's semantics), and a received part is
-// copied over the receiver's (copy) or merged into it (combine: the sender
-// hands its value on; fold: the sender keeps it, as in scans).
+// A plan lists one rank's steps of the program: step s of the program is
+// step s on every rank, and a rank's plan holds only the steps it sends or
+// receives in, each with its number (so a chain of P ranks in S segments
+// costs each rank its own few steps, not all S (P - 1) of the program). In
+// a step a rank sends some of its parts to peers and receives parts from
+// peers; everything a step reads is read before it writes (the program's
+// semantics), and a received part is copied over the receiver's (copy) or
+// merged into it (combine: the sender hands its value on; fold: the sender
+// keeps it, as in scans).
 
+#include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 
@@ -65,13 +70,16 @@ struct PlanMessage {
 };
 
 // A step's messages. A receive from this rank itself is a local copy or
-// merge of `peerParts` into `parts`, with no send listed. `withNext`: the
-// step runs in one exchange with the next (e.g. both ports of a Trivance
-// phase, seeds/002); see coll::execute for when that is allowed.
+// merge of `peerParts` into `parts`, with no send listed. Steps with the
+// same `exchange` run in one exchange, tagged with that number (e.g. both
+// ports of a Trivance phase, seeds/002, or a super-step of a pipeline);
+// see coll::execute for when that is allowed.
 struct PlanStep {
+  int step = 0;      // its number in the program, the same on every rank
+  int exchange = 0;  // the first step of its exchange (<= step)
+  int phase = 0;     // index into Plan::phases
   Action action = Action::copy;
   std::vector<PlanMessage> sends, receives;
-  bool withNext = false;
 };
 
 struct Plan {
@@ -81,8 +89,9 @@ struct Plan {
   int root = -1;  // rooted kinds only
   int parts = 1;  // data parts, then scratchParts more
   int scratchParts = 0;
-  std::vector<std::string> phases;  // per step, the same on every rank
-  std::vector<PlanStep> steps;
+  int numSteps = 0;                 // the program's steps, the same on every rank
+  std::vector<std::string> phases;  // the names of the steps' phases
+  std::vector<PlanStep> steps;      // this rank's steps, by increasing number
 };
 
 // A plan of `kind` for rank `rank` of `ranks` with no steps yet.
@@ -94,6 +103,36 @@ inline Plan emptyPlan(Kind kind, int ranks, int rank, int parts = 1, int scratch
   plan.parts = parts;
   plan.scratchParts = scratchParts;
   return plan;
+}
+
+// The index of the phase named `name` in plan.phases, added if new.
+inline int phaseIndex(Plan& plan, const std::string& name) {
+  for (std::size_t i = 0; i < plan.phases.size(); ++i)
+    if (plan.phases[i] == name) return static_cast<int>(i);
+  plan.phases.push_back(name);
+  return static_cast<int>(plan.phases.size()) - 1;
+}
+
+// The phase name of one of the plan's steps.
+inline const std::string& phaseOf(const Plan& plan, const PlanStep& step) {
+  static const std::string unnamed = "step";
+  return step.phase >= 0 && static_cast<std::size_t>(step.phase) < plan.phases.size()
+             ? plan.phases[static_cast<std::size_t>(step.phase)]
+             : unnamed;
+}
+
+// Appends the program's next step, number plan.numSteps, in phase `phase`,
+// and returns its number; the rank's plan lists it only if the rank sends
+// or receives in it. It runs in the exchange of step `exchange` (an
+// earlier step of the same exchange), or in its own if that is negative.
+inline int appendStep(Plan& plan, PlanStep step, const std::string& phase, int exchange = -1) {
+  const int number = plan.numSteps++;
+  if (step.sends.empty() && step.receives.empty()) return number;
+  step.step = number;
+  step.exchange = exchange >= 0 ? exchange : number;
+  step.phase = phaseIndex(plan, phase);
+  plan.steps.push_back(std::move(step));
+  return number;
 }
 
 }  // namespace coll

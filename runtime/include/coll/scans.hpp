@@ -33,8 +33,7 @@ inline Plan scanPlan(Kind kind, ScanSchedule schedule, int P, int rank) {
     if (sends(rank)) step.sends.push_back({rank + distance, {0}, {receivedAs}});
     if (rank - distance >= 0 && sends(rank - distance))
       step.receives.push_back({rank - distance, {receivedAs}, {0}});
-    plan.steps.push_back(std::move(step));
-    plan.phases.push_back(phase);
+    appendStep(plan, std::move(step), phase);
   };
   if (schedule == ScanSchedule::linear) {
     for (int k = 0; k + 1 < P; ++k) add("scan", Action::fold, 1, k, k, 0);

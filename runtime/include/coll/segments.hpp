@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <initializer_list>
-#include <string>
 #include <utility>
 #include <vector>
 
@@ -30,31 +29,42 @@ struct SegmentSplit {
 // j's data part p is part j * plan.parts + p (its scratch part q is part
 // segments * plan.parts + j * plan.scratchParts + q). In super-step t
 // segment j runs step t - j of `plan`, and the steps of a super-step run in
-// one exchange (withNext), so a rank forwards segment j while it receives
-// segment j + 1: (steps + segments - 1) super-steps in all. Segments touch
-// disjoint parts, so one segment's proof covers every segment, and no
-// later step of a super-step touches what an earlier one writes.
-// `plan` itself must have no withNext steps.
+// one exchange, so a rank forwards segment j while it receives segment
+// j + 1: (steps + segments - 1) super-steps, steps * segments steps in all,
+// numbered super-step by super-step and by segment within one. Segments
+// touch disjoint parts, so one segment's proof covers every segment, and no
+// later step of a super-step touches what an earlier one writes. Each of
+// `plan`'s steps must run in an exchange of its own.
 inline Plan pipelinePlan(const Plan& plan, int segments) {
   const int S = std::max(segments, 1), n = plan.parts, q = plan.scratchParts;
-  const int steps = static_cast<int>(plan.steps.size());
+  const int steps = plan.numSteps;
   Plan out = emptyPlan(plan.kind, plan.ranks, plan.rank, S * n, S * q);
   out.root = plan.root;
+  out.phases = plan.phases;
+  out.numSteps = steps * S;
   auto rename = [&](int p, int j) { return p < n ? j * n + p : S * n + j * q + (p - n); };
+  // This rank's steps k of super-step t are those with t - S < k <= t:
+  // plan.steps[lo, hi), taken from the last (segment t - k rising).
+  std::size_t lo = 0, hi = 0;
+  int number = 0;  // the first step of super-step t
   for (int t = 0; t + 1 < steps + S; ++t) {
     const int first = std::max(0, t - steps + 1), last = std::min(t, S - 1);
-    for (int j = first; j <= last; ++j) {
-      const std::size_t k = static_cast<std::size_t>(t - j);
-      PlanStep step = plan.steps[k];
+    while (hi < plan.steps.size() && plan.steps[hi].step <= t) ++hi;
+    while (lo < hi && plan.steps[lo].step <= t - S) ++lo;
+    for (std::size_t i = hi; i-- > lo;) {
+      const PlanStep& from = plan.steps[i];
+      const int j = t - from.step;
+      PlanStep step = from;
       for (std::vector<PlanMessage>* list : {&step.sends, &step.receives})
         for (PlanMessage& m : *list) {
           for (int& p : m.parts) p = rename(p, j);
           for (int& p : m.peerParts) p = rename(p, j);
         }
-      step.withNext = j < last;
+      step.step = number + (j - first);
+      step.exchange = number;
       out.steps.push_back(std::move(step));
-      out.phases.push_back(k < plan.phases.size() ? plan.phases[k] : std::string("step"));
     }
+    number += last - first + 1;
   }
   return out;
 }

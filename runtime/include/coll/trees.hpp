@@ -191,8 +191,7 @@ inline bool treeMovesBlocks(Kind kind) {
 // up pass (reduction order: each child's subtree to its parent) that
 // combines or gathers, and a down pass (the same edges backwards) that
 // broadcasts or scatters; a message carries the child's subtree's blocks,
-// or every part. Parts are absolute: block b is rank b's. Every step of the
-// program is in the plan, empty or not.
+// or every part. Parts are absolute: block b is rank b's.
 inline Plan treePlan(Kind kind, const Tree& tree, int P, int root, int rank) {
   const bool blocks = treeMovesBlocks(kind);
   Plan plan = emptyPlan(kind, P, rank, blocks ? P : 1);
@@ -238,27 +237,35 @@ inline Plan treePlan(Kind kind, const Tree& tree, int P, int root, int rank) {
     return run;
   };
   const int rel = (rank - root + P) % P;
-  const std::vector<TreeEdge> edges = treeEdgesOf(tree, P, rel);
-  const int passes = (up ? 1 : 0) + (down ? 1 : 0);
-  plan.steps.resize(static_cast<std::size_t>(passes * levels));
-  for (int s = 0; s < passes * levels; ++s)
-    plan.phases.push_back(up && s < levels ? upPhase : downPhase);
+  const std::vector<TreeEdge> edges = treeEdgesOf(tree, P, rel);  // in step order
+  plan.numSteps = ((up ? 1 : 0) + (down ? 1 : 0)) * levels;
+  const int upPhaseIndex = up ? phaseIndex(plan, upPhase) : 0;
+  const int downPhaseIndex = down ? phaseIndex(plan, downPhase) : 0;
+  // The step numbered `number`, the plan's last or a new one after it.
+  auto stepAt = [&](int number, Action action, int phase) -> PlanStep& {
+    if (plan.steps.empty() || plan.steps.back().step != number) {
+      plan.steps.emplace_back();
+      plan.steps.back().step = plan.steps.back().exchange = number;
+      plan.steps.back().phase = phase;
+      plan.steps.back().action = action;
+    }
+    return plan.steps.back();
+  };
+  auto add = [&](const TreeEdge& e, bool sends, int number, Action action, int phase,
+                 std::vector<int> parts) {
+    PlanStep& step = stepAt(number, action, phase);
+    const int peer = absolute(e.child == rel ? e.parent : e.child);
+    (sends ? step.sends : step.receives).push_back({peer, parts, parts});
+  };
+  if (up)
+    for (const TreeEdge& e : edges)
+      add(e, e.child == rel, e.step, upCombines ? Action::combine : Action::copy, upPhaseIndex,
+          blocks && !upCombines ? subtree(e) : allParts());
   const int downBase = up ? levels : 0;
-  for (const TreeEdge& e : edges) {
-    const bool child = e.child == rel;  // this rank is the edge's child
-    const int peer = absolute(child ? e.parent : e.child);
-    if (up) {
-      PlanStep& step = plan.steps[static_cast<std::size_t>(e.step)];
-      step.action = upCombines ? Action::combine : Action::copy;
-      std::vector<int> parts = blocks && !upCombines ? subtree(e) : allParts();
-      (child ? step.sends : step.receives).push_back({peer, parts, parts});
-    }
-    if (down) {
-      PlanStep& step = plan.steps[static_cast<std::size_t>(downBase + levels - 1 - e.step)];
-      std::vector<int> parts = downScatters ? subtree(e) : allParts();
-      (child ? step.receives : step.sends).push_back({peer, parts, parts});
-    }
-  }
+  if (down)  // the edges backwards
+    for (auto e = edges.rbegin(); e != edges.rend(); ++e)
+      add(*e, e->child != rel, downBase + levels - 1 - e->step, Action::copy, downPhaseIndex,
+          downScatters ? subtree(*e) : allParts());
   return plan;
 }
 
