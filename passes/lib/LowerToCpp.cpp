@@ -3,9 +3,10 @@
 // The header holds, per collective, its signature, doc comment, `_accepts`
 // check and argument checks, and one call into the runtime, which runs the
 // family's plan -- the function the expansion proves -- through the one
-// executor (coll/collectives.hpp); the header does not grow with P. The
-// one thing printed as data is a generated group's element table (its
-// P is fixed), in the enumeration the schedule was proven with.
+// executor (coll/collectives.hpp); no schedule grows the header with P.
+// The one thing printed as data is a generated group's element table (its
+// P is fixed, its P * P entries do grow the header), in the enumeration
+// the schedule was proven with.
 //===----------------------------------------------------------------------===//
 #include "coll/Dialect/Catalogue.h"
 #include "coll/Passes/Lowering.h"

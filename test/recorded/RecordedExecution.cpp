@@ -1,22 +1,23 @@
 // recorded-execution: translation validation of the runtime against the
-// proof. For every example the runtime serves through the one executor
-// (every family: the trees, the digit routings and Trivance, the scans,
-// the group moves and the shifted butterfly on every group, recursive
-// doubling, each pipelined over segments where the spec says so), and
-// every P given (a fixed rank count: that
-// P only), the collective runs on P ranks in this process (coll::LocalTransport) with recording on;
-// the recorded program must be proven by the verifier AND equal, step by
-// step and transfer by transfer, the expansion the verifier proves; and
-// every rank's result must equal a sequential reference element by
-// element.
+// proof. For every example (every family: the trees, the digit routings
+// and Trivance, the scans, the group moves and the shifted butterfly on
+// every group, recursive doubling, each pipelined over segments where the
+// spec says so) and every P given (a fixed rank count: that P only), the
+// example's generated header -- the one `collc compile` wrote, compiled
+// into this tool (GeneratedHeaders.h) -- runs on P ranks in this process
+// (coll::LocalTransport) with recording on; the recorded program must be
+// proven by the verifier AND equal, step by step and transfer by transfer,
+// the expansion the verifier proves; and every rank's result must equal a
+// sequential reference element by element.
 //
-//   collc-recorded-execution EXAMPLES_DIR|FILE.coll [--mutant] [--timing]
-//                            [P ...]
+//   collc-recorded-execution EXAMPLES_DIR|FILE.coll [--mutant]
+//                            [--swap-merges] [--timing] [P ...]
 //   (P: N or A..B; --timing: each run's seconds per phase, on stderr)
 //
 // Prints one line per failure (file, P, what differs) and exits 1 if any.
 // --mutant runs a deliberately wrong plan instead (see mutate()), which
-// every example must fail.
+// every example must fail; --swap-merges swaps the operator's operands,
+// which every noncommutative example must fail.
 #include "coll/Dialect/CollDialect.h"
 #include "coll/Dialect/CollOps.h"
 #include "coll/Frontend/Parser.h"
@@ -26,6 +27,8 @@
 #include "coll/Passes/PlanProgram.h"
 #include "coll/Passes/TreeSchedule.h"
 #include "coll/Passes/Verify.h"
+
+#include "GeneratedHeaders.h"
 
 #include "coll/local_transport.hpp"
 #include "coll/collectives.hpp"
@@ -51,40 +54,9 @@
 #include <vector>
 
 using namespace coll;
+using collc_recorded::Merge;
 
 namespace {
-
-/// What a run merges with: the sum, or for a noncommutative spec the
-/// composition of affine maps x -> a x + b (mod 2^32; a in an element's
-/// high half, b in its low half), the lower rank's map first. It is
-/// associative and not commutative, so a merge out of rank order shows in
-/// the values, apart from the proof of the recording.
-struct Merge {
-  bool affine = false;
-  bool swapped = false; // --swap-merges: the higher rank's value first
-  int64_t operator()(int64_t x, int64_t y) const {
-    if (swapped)
-      std::swap(x, y);
-    if (!affine)
-      return x + y;
-    const uint64_t low = 0xffffffffu;
-    uint64_t ax = uint64_t(x) >> 32, bx = uint64_t(x) & low;
-    uint64_t ay = uint64_t(y) >> 32, by = uint64_t(y) & low;
-    uint64_t a = (ax * ay) & low, b = (ay * bx + by) & low;
-    return static_cast<int64_t>((a << 32) | b);
-  }
-  /// Rank r's element i of block b before the collective (b = 0 for the
-  /// kinds of one block); as a map, an odd a and a b that is no multiple
-  /// of a - 1 (maps with b / (a - 1) alike commute).
-  int64_t input(int r, int b, size_t i) const {
-    int64_t v = 1000000 * (r + 1) + 1000 * b + int64_t(i);
-    if (!affine)
-      return v;
-    uint64_t a = (2 * uint64_t(v) * 2654435761u + 1) & 0xffffffffu;
-    uint64_t c = (uint64_t(v) * uint64_t(v) + 1) & 0xffffffffu;
-    return static_cast<int64_t>((a << 32) | c);
-  }
-};
 
 /// Elements per block: 3, and for a pipelined spec 2 S + 1, so that its S
 /// segments are all there (the runtime uses at most count of them) and of
@@ -219,12 +191,21 @@ std::string differenceOfSteps(std::vector<StepOp> a,
              (s >= a.size() ? "missing from the recording"
                             : "recorded, not in the expansion");
     if (a[s].getStepKind() != b[s].getStepKind() ||
-        a[s].getPhase() != b[s].getPhase())
-      return at + ": recorded " +
+        a[s].getPhase() != b[s].getPhase()) {
+      // The recorded step's transfers name the ranks (the first three).
+      std::vector<Transfer> transfers = transfersOfStep(a[s]);
+      std::string ranks;
+      for (size_t k = 0; k < transfers.size() && k < 3; ++k)
+        ranks += (k ? ", " : "") + std::to_string(transfers[k].src) + " -> " +
+                 std::to_string(transfers[k].dst);
+      if (transfers.size() > 3)
+        ranks += ", ...";
+      return at + " (" + ranks + "): recorded " +
              stringifyStepKind(a[s].getStepKind()).str() + " \"" +
              a[s].getPhase().str() + "\", expanded " +
              stringifyStepKind(b[s].getStepKind()).str() + " \"" +
              b[s].getPhase().str() + "\"";
+    }
     std::vector<std::string> x = stepText(a[s], base), y = stepText(b[s]);
     if (x != y) {
       for (size_t k = 0; k < std::max(x.size(), y.size()); ++k)
@@ -320,21 +301,19 @@ void mutate(Plan &plan, const Plan &sender) {
   }
 }
 
-/// How the runtime runs a spec: its plan for a rank, the plan's key in the
-/// Comm's cache, and the call a generated header makes.
+/// The plan a spec's generated header runs, for a rank, and its key in
+/// the Comm's cache: what the mutant hook replaces (the header looks the
+/// plan up under this key, so a mutant plan is the one it runs).
 struct Runner {
   std::function<Plan(int rank)> plan;
   std::string key;
-  std::function<void(Comm &, const int64_t *, int64_t *, size_t)> run;
 };
 
-Runner unpipelinedRunnerOf(CollectiveOp spec, int P, bool swapMerges);
+Runner unpipelinedRunnerOf(CollectiveOp spec, int P);
 
-/// The runner of `spec` at P ranks; with `swapMerges` its operator takes
-/// its operands the other way round, as if the executor merged the higher
-/// rank's value first.
-Runner runnerOf(CollectiveOp spec, int P, bool swapMerges) {
-  Runner runner = unpipelinedRunnerOf(spec, P, swapMerges);
+/// The runner of `spec` at P ranks.
+Runner runnerOf(CollectiveOp spec, int P) {
+  Runner runner = unpipelinedRunnerOf(spec, P);
   int S = static_cast<int>(spec.getSegments().value_or(1));
   if (S <= 1)
     return runner;
@@ -347,37 +326,24 @@ Runner runnerOf(CollectiveOp spec, int P, bool swapMerges) {
   return runner;
 }
 
-Runner unpipelinedRunnerOf(CollectiveOp spec, int P, bool swapMerges) {
+Runner unpipelinedRunnerOf(CollectiveOp spec, int P) {
   Kind kind = runtimeKind(spec.getKind());
-  const Merge merge{spec.getNoncommutative(), swapMerges};
-  int segments = static_cast<int>(spec.getSegments().value_or(1));
   if (spec.isTree()) {
     Tree tree = treeOf(spec);
     int root = spec.getRoot() ? static_cast<int>(*spec.getRoot()) : 0;
     return {[=](int r) { return treePlan(kind, tree, P, root, r); },
-            std::string(treePlanKey(kind, tree, root).view()),
-            [=](Comm &comm, const int64_t *send, int64_t *recv, size_t count) {
-              runTree(comm, kind, tree, root, send, recv, count, merge,
-                      segments);
-            }};
+            std::string(treePlanKey(kind, tree, root).view())};
   }
   if (isScan(spec.getKind())) {
     ScanSchedule schedule = scanScheduleOf(spec);
     return {[=](int r) { return scanPlan(kind, schedule, P, r); },
-            std::string(scanPlanKey(kind, schedule).view()),
-            [=](Comm &comm, const int64_t *send, int64_t *recv, size_t count) {
-              runScan(comm, kind, schedule, send, recv, count, merge);
-            }};
+            std::string(scanPlanKey(kind, schedule).view())};
   }
   if (!spec.isDigitRouting()) { // a group schedule
     if (static_cast<int64_t>(spec.getButterflyR()) == kButterflyMax &&
         spec.getGroup() == GroupKind::xor_)
       return {[=](int r) { return doublingPlan(P, r); },
-              std::string(doublingPlanKey().view()),
-              [=](Comm &comm, const int64_t *send, int64_t *recv,
-                  size_t count) {
-                runDoubling(comm, send, recv, count, merge);
-              }};
+              std::string(doublingPlanKey().view())};
     GroupSchedule schedule = spec.getSchedule() == ScheduleKind::linear
                                  ? GroupSchedule::linear
                                  : GroupSchedule::butterfly;
@@ -389,22 +355,13 @@ Runner unpipelinedRunnerOf(CollectiveOp spec, int P, bool swapMerges) {
                   (void)table;
                   return butterflyRankPlan(butterflyPlan(group, r), group, x);
                 },
-                std::string(butterflyPlanKey(r, group).view()),
-                [=](Comm &comm, const int64_t *send, int64_t *recv,
-                    size_t count) {
-                  runButterfly(comm, r, group, send, recv, count, merge);
-                }};
+                std::string(butterflyPlanKey(r, group).view())};
       return {[=](int x) {
                 (void)table;
                 return groupPlan(kind, groupMoves(schedule, kind, P), group, P,
                                  x);
               },
-              std::string(groupPlanKey(kind, schedule, group).view()),
-              [=](Comm &comm, const int64_t *send, int64_t *recv,
-                  size_t count) {
-                runGroup(comm, kind, schedule, group, send, recv, count, merge,
-                         segments);
-              }};
+              std::string(groupPlanKey(kind, schedule, group).view())};
     };
     if (spec.getGroup() == GroupKind::cyclic)
       return run(CyclicGroup(P), nullptr);
@@ -420,16 +377,10 @@ Runner unpipelinedRunnerOf(CollectiveOp spec, int P, bool swapMerges) {
   }
   if (kind == Kind::allreduce)
     return {[=](int r) { return trivancePlan(P, r); },
-            std::string(trivancePlanKey().view()),
-            [=](Comm &comm, const int64_t *send, int64_t *recv, size_t count) {
-              runTrivance(comm, send, recv, count, merge);
-            }};
+            std::string(trivancePlanKey().view())};
   Digits digits = digitsOf(spec);
   return {[=](int r) { return digitPlan(digits, P, r); },
-          std::string(digitPlanKey(digits).view()),
-          [=](Comm &comm, const int64_t *send, int64_t *recv, size_t count) {
-            runDigitAlltoall(comm, digits, send, recv, count);
-          }};
+          std::string(digitPlanKey(digits).view())};
 }
 
 /// Up to this P a recording is proven with collc verify's default
@@ -473,7 +424,15 @@ std::vector<std::string> validate(mlir::MLIRContext &context,
   std::vector<std::string> failures;
   Kind kind = runtimeKind(spec.getKind());
   int root = spec.getRoot() ? static_cast<int>(*spec.getRoot()) : 0;
-  Runner runner = runnerOf(spec, P, swapMerges);
+  Runner runner = runnerOf(spec, P);
+  const collc_recorded::HeaderRun header =
+      collc_recorded::generatedHeader(spec.getSymName().str());
+  if (!header) {
+    failures.push_back("no generated header runs " + spec.getSymName().str() +
+                       " (rebuild collc-recorded-execution)");
+    return failures;
+  }
+  const Merge merge{spec.getNoncommutative(), swapMerges};
   const size_t kCount = countOf(spec);
   // One recording per rank (merged after the run), so the ranks never
   // wait on each other's recording.
@@ -519,7 +478,7 @@ std::vector<std::string> validate(mlir::MLIRContext &context,
           : inPlace                          ? recv
           : b.send.empty()                   ? nullptr
                                              : b.send.data();
-      runner.run(comm, send, recv, count);
+      header(comm, send, recv, count, merge);
     }, std::chrono::seconds(mutant ? 10 : 120));
   } catch (const std::exception &e) {
     failures.push_back(std::string("the run failed: ") + e.what());

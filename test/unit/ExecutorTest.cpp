@@ -396,3 +396,32 @@ TEST_CASE("runGroup and runButterfly name a group that is not the communicator's
                    Add{});
         }) == "coll::runGroup: group size 4 does not match communicator size 3");
 }
+
+// A table group's plans are cached under its table's contents: a copy of
+// the table elsewhere finds the same plan (the recorded execution's mutant
+// hook reaches a header's table so), another table does not.
+TEST_CASE("TableGroup keys its plans by the table, not its address") {
+  const std::vector<int> cyclic3 = {0, 1, 2, 1, 2, 0, 2, 0, 1};
+  const std::vector<int> copy = cyclic3;
+  const std::vector<int> other = {0, 1, 2, 2, 0, 1, 1, 2, 0};  // rows 1 and 2 swapped
+  const TableGroup a(3, cyclic3.data()), b(3, copy.data()), c(3, other.data());
+  CHECK(a.planKey() == b.planKey());
+  CHECK(a.planKey() != c.planKey());
+  CHECK(groupPlanKey(Kind::allreduce, GroupSchedule::linear, a).view() ==
+        groupPlanKey(Kind::allreduce, GroupSchedule::linear, b).view());
+  // One Comm: the plan made for `a` is the one found for `b`.
+  REQUIRE(errorOf(3, [&](Comm &comm) {
+            int made = 0;
+            auto make = [&] {
+              ++made;
+              return groupPlan(Kind::allreduce, groupMoves(GroupSchedule::linear, Kind::allreduce, 3),
+                               a, 3, comm.rank());
+            };
+            const Plan &first =
+                comm.plan<Plan>(groupPlanKey(Kind::allreduce, GroupSchedule::linear, a).view(), make);
+            const Plan &second =
+                comm.plan<Plan>(groupPlanKey(Kind::allreduce, GroupSchedule::linear, b).view(), make);
+            CHECK(&first == &second);
+            CHECK(made == 1);
+          }) == "");
+}

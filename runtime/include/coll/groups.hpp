@@ -43,7 +43,7 @@ class CyclicGroup {
   int compose(int a, int b) const { return detail::wrap(detail::wrap(a, P_) + detail::wrap(b, P_), P_); }
   // The index of t_to t_from^-1 (what moves placement `from` onto `to`).
   int quotient(int to, int from) const { return detail::wrap(detail::wrap(to, P_) - detail::wrap(from, P_), P_); }
-  std::uintptr_t planKey() const { return 0; }  // its part of a plan's cache key
+  std::uint64_t planKey() const { return 0; }  // its part of a plan's cache key
 
  private:
   int P_;
@@ -66,7 +66,7 @@ class XorGroup {
   int position(int part) const { return reverse(detail::wrap(part, P_)); }
   int compose(int a, int b) const { return detail::wrap(a, P_) ^ detail::wrap(b, P_); }
   int quotient(int to, int from) const { return compose(to, from); }  // self-inverse
-  std::uintptr_t planKey() const { return 1; }  // its part of a plan's cache key
+  std::uint64_t planKey() const { return 1; }  // its part of a plan's cache key
 
  private:
   int reverse(int k) const {
@@ -88,8 +88,12 @@ class TableGroup {
     if (!valid()) return;
     inverse_.resize(static_cast<std::size_t>(P) * static_cast<std::size_t>(P));
     sending0To_.resize(static_cast<std::size_t>(P));
+    key_ = 14695981039346656037u;  // FNV-1a over the table
     for (int k = 0; k < P; ++k) {
-      for (int x = 0; x < P; ++x) inverse_[index(k, elements_[index(k, x)])] = x;
+      for (int x = 0; x < P; ++x) {
+        inverse_[index(k, elements_[index(k, x)])] = x;
+        key_ = (key_ ^ static_cast<std::uint32_t>(elements_[index(k, x)])) * 1099511628211u;
+      }
       sending0To_[static_cast<std::size_t>(elements_[index(k, 0)])] = k;
     }
   }
@@ -105,9 +109,10 @@ class TableGroup {
   int quotient(int to, int from) const {
     return sending0To_[static_cast<std::size_t>(act(to, inverse(from, 0)))];
   }
-  // Its part of a plan's cache key: the table's address, which tells the
-  // tables of different collectives apart.
-  std::uintptr_t planKey() const { return reinterpret_cast<std::uintptr_t>(elements_); }
+  // Its part of a plan's cache key: a 64-bit hash of the table, so equal
+  // tables share a plan wherever they live, and a table freed and another
+  // made at its address cannot reuse a plan that is not its own.
+  std::uint64_t planKey() const { return key_; }
 
  private:
   std::size_t index(int k, int x) const {
@@ -116,6 +121,7 @@ class TableGroup {
   int P_;
   const int* elements_;
   std::vector<int> inverse_, sending0To_;
+  std::uint64_t key_ = 0;
 };
 
 }  // namespace coll
