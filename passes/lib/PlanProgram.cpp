@@ -73,7 +73,8 @@ ProgramOp coll::expandPlans(CollectiveOp spec, int64_t P, OpBuilder &builder,
                                  "'s plan has step " + Twine(step.step) +
                                  " of " + Twine(plan.numSteps));
       StepTransfers &transfers = steps[step.step];
-      phases[step.step] = phaseOf(plan, step);
+      if (phases[step.step].empty()) // the same on every rank that has it
+        phases[step.step] = phaseOf(plan, step);
       for (const PlanMessage &m : step.sends)
         add(transfers, r, m.peer, step.action, m.parts, m.peerParts);
       for (const PlanMessage &m : step.receives)

@@ -41,7 +41,6 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
-#include <utility>
 #include <chrono>
 #include <functional>
 #include <cstdint>
@@ -51,6 +50,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 using namespace coll;
@@ -414,8 +414,8 @@ bool runsInPlace(Kind kind) {
 /// and leaves the recorded program in `text`. A recording equal to
 /// `checked` (one already proven and compared) is not checked again. With
 /// `mutant`, every rank runs mutate()'s wrong plan instead of the proven
-/// one; with `swapMerges`, the operator takes its operands the other way
-/// round (runnerOf).
+/// one; with `swapMerges`, the header's operator takes its operands the
+/// other way round (Merge::swapped).
 std::vector<std::string> validate(mlir::MLIRContext &context,
                                   CollectiveOp spec, int P, bool mutant,
                                   bool swapMerges, bool inPlace,

@@ -1218,7 +1218,8 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
   // The families with closed forms in P; the others (the flat and chain
   // trees, the shifted butterfly, recursive doubling, the direct routing,
   // Trivance and the scans) are proven per P.
-  switch (familyOf(spec)) {
+  const Family family = familyOf(spec);
+  switch (family) {
   case Family::binomialTree:
     append(proveBinomialTree(spec.getKind(), maxRanks, options));
     break;
@@ -1233,7 +1234,7 @@ std::vector<PropertyResult> coll::proveFamily(CollectiveOp spec,
                              maxRanks, options);
   case Family::ring:
   case Family::halving: {
-    const bool ring = familyOf(spec) == Family::ring;
+    const bool ring = family == Family::ring;
     results.push_back(spec.getGroup() == GroupKind::cyclic
                           ? cyclicMoves(maxRanks, options)
                           : xorMoves(maxRanks, options));
