@@ -1,5 +1,6 @@
 //===- Catalogue.cpp - the algorithm families collc knows -----------------===//
 #include "coll/Dialect/Catalogue.h"
+#include "coll/Dialect/PermutationGroup.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -367,6 +368,54 @@ std::optional<FamilyViolation> coll::checkFamily(const FamilySpec &spec) {
                            "; it pipelines " + clauses);
     }
   }
+  return std::nullopt;
+}
+
+std::optional<std::string>
+coll::checkRoot(CollectiveKind kind, std::optional<int64_t> root,
+                std::optional<int64_t> fixedRanks) {
+  std::string kindName = stringifyCollectiveKind(kind).str();
+  if (isRooted(kind) && !root)
+    return "of kind " + kindName + " needs a root rank";
+  if (!isRooted(kind) && root)
+    return "a root is only for broadcast, reduce, gather and scatter, not " +
+           kindName;
+  if (root && *root < 0)
+    return "root must be a rank >= 0, got " + std::to_string(*root);
+  if (root && fixedRanks && *root >= *fixedRanks)
+    return "root " + std::to_string(*root) + " is not a rank in [0, " +
+           std::to_string(*fixedRanks) + ")";
+  return std::nullopt;
+}
+
+std::optional<std::string> coll::checkOperator(ReduceOp op,
+                                               bool noncommutative) {
+  if (noncommutative && op != ReduceOp::custom)
+    return "only a custom operator can be noncommutative; " +
+           stringifyReduceOp(op).str() + " commutes";
+  return std::nullopt;
+}
+
+std::optional<std::string>
+coll::checkGeneratedGroup(llvm::ArrayRef<std::vector<int64_t>> generators,
+                          std::optional<int64_t> fixedRanks,
+                          ScheduleKind schedule, llvm::StringRef spelled) {
+  if (!fixedRanks)
+    return "a " + spelled.str() + " needs a fixed rank count";
+  if (generators.empty())
+    return std::nullopt;
+  std::vector<Permutation> perms(generators.begin(), generators.end());
+  int64_t P = *fixedRanks;
+  if (std::optional<std::string> why = whyNotRegular(perms, P))
+    return "the " + spelled.str() + " " + *why;
+  bool gaveUp = false;
+  if (schedule == ScheduleKind::butterfly &&
+      !butterflyEnumeration(elementsOf(perms, P), &gaveUp))
+    return "the butterfly needs an enumeration of the " + spelled.str() +
+           " in which every halving moves its vectors by one element, and " +
+           (gaveUp ? "the search for one gave up after a million candidates"
+                   : "this group has none") +
+           "; use schedule linear, which works on any such group";
   return std::nullopt;
 }
 

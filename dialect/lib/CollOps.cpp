@@ -86,20 +86,12 @@ LogicalResult CollectiveOp::verify() {
   if (std::optional<FamilyViolation> bad = checkFamily(family))
     return emitOpError(bad->message);
 
-  if (isRooted(kind) != getRoot().has_value())
-    return isRooted(kind)
-               ? emitOpError("of kind ") << kindName << " needs a root rank"
-               : emitOpError("a root is only for broadcast, reduce, gather "
-                             "and scatter, not ")
-                     << kindName;
-  if (std::optional<uint64_t> root = getRoot()) {
-    if (static_cast<int64_t>(*root) < 0)
-      return emitOpError("root must be a rank >= 0, got ")
-             << static_cast<int64_t>(*root);
-    if (std::optional<uint64_t> fixed = getNumRanks(); fixed && *root >= *fixed)
-      return emitOpError("root ")
-             << *root << " is not a rank in [0, " << *fixed << ")";
-  }
+  auto optionalValue = [](std::optional<uint64_t> v) {
+    return v ? std::optional<int64_t>(static_cast<int64_t>(*v)) : std::nullopt;
+  };
+  if (std::optional<std::string> bad = checkRoot(
+          kind, optionalValue(getRoot()), optionalValue(getNumRanks())))
+    return emitOpError(*bad);
 
   if ((getGroup() == GroupKind::generated) != getGroupGenerators().has_value())
     return emitOpError(getGroupGenerators()
@@ -107,12 +99,12 @@ LogicalResult CollectiveOp::verify() {
                            : "a generated group needs group_generators");
   if (std::optional<ArrayAttr> generators = getGroupGenerators()) {
     std::optional<uint64_t> fixed = getNumRanks();
-    if (!fixed)
-      return emitOpError("a generated group needs a fixed rank count");
-    int64_t P = static_cast<int64_t>(*fixed);
-    std::vector<Permutation> perms;
+    std::vector<std::vector<int64_t>> perms;
     for (Attribute g : *generators) {
       ArrayRef<int64_t> images = cast<DenseI64ArrayAttr>(g).asArrayRef();
+      if (!fixed)
+        break;
+      int64_t P = static_cast<int64_t>(*fixed);
       std::vector<bool> seen(static_cast<size_t>(P), false);
       if (static_cast<int64_t>(images.size()) != P)
         return emitOpError("a generator has ")
@@ -125,17 +117,13 @@ LogicalResult CollectiveOp::verify() {
       }
       perms.emplace_back(images.begin(), images.end());
     }
-    if (std::optional<std::string> why = whyNotRegular(perms, P))
-      return emitOpError("the generated group ") << *why;
-    if (getSchedule() == ScheduleKind::butterfly &&
-        !butterflyEnumeration(elementsOf(perms, P)))
-      return emitOpError("the butterfly needs an enumeration of the group in "
-                         "which every halving moves by one element; this "
-                         "group has none");
+    if (std::optional<std::string> bad = checkGeneratedGroup(
+            perms, optionalValue(fixed), getSchedule()))
+      return emitOpError(*bad);
   }
-  if (getNoncommutative() && getOp() != ReduceOp::custom)
-    return emitOpError("only a custom operator can be noncommutative; ")
-           << stringifyReduceOp(getOp()) << " commutes";
+  if (std::optional<std::string> bad =
+          checkOperator(getOp(), static_cast<bool>(getNoncommutative())))
+    return emitOpError(*bad);
   return success();
 }
 
@@ -230,17 +218,11 @@ LogicalResult ProgramOp::verify() {
            << kMaxParts << " parts, got "
            << static_cast<int64_t>(getNumParts());
   CollectiveKind kind = getKind();
-  bool rooted = isRooted(kind);
-  if (rooted != getRoot().has_value())
-    return emitOpError(rooted ? "of kind "
-                              : "a root is only for broadcast, reduce, "
-                                "gather and scatter, not ")
-           << stringifyCollectiveKind(kind)
-           << (rooted ? " needs a root rank" : "");
-  if (rooted && (static_cast<int64_t>(*getRoot()) < 0 ||
-                 static_cast<int64_t>(*getRoot()) >= ranks))
-    return emitOpError("root ") << static_cast<int64_t>(*getRoot())
-                                << " is not a rank in [0, " << ranks << ")";
+  std::optional<int64_t> root;
+  if (getRoot())
+    root = static_cast<int64_t>(*getRoot());
+  if (std::optional<std::string> bad = checkRoot(kind, root, ranks))
+    return emitOpError(*bad);
   if (std::optional<uint64_t> segments = getSegments();
       segments && (static_cast<int64_t>(*segments) < 1 ||
                    static_cast<int64_t>(*segments) > kMaxSegments))

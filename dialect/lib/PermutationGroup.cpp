@@ -1,5 +1,6 @@
 //===- PermutationGroup.cpp - groups given by generators ------------------===//
 #include "coll/Dialect/PermutationGroup.h"
+#include "coll/groups.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -146,20 +147,15 @@ coll::whyNotGroupTable(const std::vector<int64_t> &table, int64_t P) {
   return std::nullopt;
 }
 
-/// The elements reachable from the identity, at most `limit` of them.
-static std::vector<Permutation> closure(const std::vector<Permutation> &gens,
-                                        int64_t P, size_t limit) {
-  Permutation identity(static_cast<size_t>(P));
-  for (int64_t x = 0; x < P; ++x)
-    identity[static_cast<size_t>(x)] = x;
-  std::vector<Permutation> elements{identity};
-  for (size_t i = 0; i < elements.size() && elements.size() <= limit; ++i)
-    for (const Permutation &g : gens) {
-      Permutation next = compose(g, elements[i]);
-      if (std::find(elements.begin(), elements.end(), next) == elements.end())
-        elements.push_back(std::move(next));
-    }
-  return elements;
+/// The table coll::generatedTable makes of `generators` (the one the
+/// runtime makes in a header): P rows by where they send rank 0, or empty.
+static std::vector<int> tableOf(const std::vector<Permutation> &generators,
+                                int64_t P) {
+  std::vector<int> flat;
+  for (const Permutation &g : generators)
+    flat.insert(flat.end(), g.begin(), g.end());
+  return generatedTable(static_cast<int>(P), flat.data(),
+                        static_cast<int>(generators.size()), nullptr);
 }
 
 std::optional<std::string>
@@ -204,20 +200,18 @@ coll::whyNotRegular(const std::vector<Permutation> &generators, int64_t P) {
     return "is not transitive: rank 0 reaches only {" + orbit + "} of the " +
            std::to_string(P) + " ranks";
   // Abelian and transitive already imply regular (order P); checked anyway.
-  size_t order = closure(generators, P, static_cast<size_t>(P)).size();
-  if (order != static_cast<size_t>(P))
-    return "has order " + std::string(order > static_cast<size_t>(P) ? "above " : "") +
-           std::to_string(std::min(order, static_cast<size_t>(P))) +
-           ", not the rank count " + std::to_string(P);
+  if (tableOf(generators, P).empty())
+    return "has order above " + std::to_string(P) + ", not the rank count " +
+           std::to_string(P);
   return std::nullopt;
 }
 
 std::vector<Permutation>
 coll::elementsOf(const std::vector<Permutation> &generators, int64_t P) {
-  std::vector<Permutation> found = closure(generators, P, static_cast<size_t>(P));
-  std::vector<Permutation> elements(static_cast<size_t>(P));
-  for (Permutation &g : found)
-    elements[static_cast<size_t>(g[0])] = std::move(g);
+  std::vector<int> table = tableOf(generators, P);
+  std::vector<Permutation> elements;
+  for (size_t row = 0; row < table.size(); row += static_cast<size_t>(P))
+    elements.emplace_back(table.begin() + row, table.begin() + row + P);
   return elements;
 }
 

@@ -452,9 +452,8 @@ LogicalResult Parser::parseKindArguments(Declaration &decl) {
   consume();
   // `custom noncommutative`: the caller's operator, folded in rank order.
   if (tok.isKeyword("noncommutative")) {
-    if (decl.op != ReduceOp::custom)
-      return error(tok.loc, "only a custom operator can be noncommutative; " +
-                                stringifyReduceOp(decl.op) + " commutes");
+    if (std::optional<std::string> bad = checkOperator(decl.op, true))
+      return error(tok.loc, *bad);
     decl.noncommutative = true;
     consume();
   }
@@ -849,14 +848,12 @@ LogicalResult Parser::parseSegments(Declaration &decl) {
 
 LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
   bool rooted = isRooted(decl.kind);
-  if (rooted && !decl.root)
-    return error(closeLoc, "collective '" + decl.name + "' of kind " +
-                               stringifyCollectiveKind(decl.kind) +
-                               " needs a 'root = k' statement");
-  if (!rooted && decl.root)
-    return error(decl.rootLoc, "a root is only for broadcast, reduce, gather "
-                               "and scatter, not " +
-                                   stringifyCollectiveKind(decl.kind));
+  // The catalogue's root rule (its range part waits for the rank count).
+  if (std::optional<std::string> bad =
+          checkRoot(decl.kind, decl.root, std::nullopt))
+    return decl.root ? error(decl.rootLoc, *bad)
+                     : error(closeLoc, "collective '" + decl.name + "' " +
+                                           *bad + " ('root = k;')");
   if (decl.treeLoc.isValid())
     return finishTree(decl, closeLoc);
   if (isScan(decl.kind) || decl.schedule == ScheduleKind::doubling)
@@ -884,9 +881,12 @@ LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
   // The group's order must be the rank count, by name or by value.
   bool explicitGenerators = !decl.generatorCycles.empty();
   if (explicitGenerators) {
-    if (!decl.ranksLoc.isValid() || !decl.fixedRanks)
-      return error(decl.groupLoc, "a generated group needs a fixed rank "
-                                  "count; declare 'ranks N;'");
+    std::optional<int64_t> fixed;
+    if (decl.ranksLoc.isValid())
+      fixed = decl.fixedRanks;
+    if (std::optional<std::string> bad =
+            coll::checkGeneratedGroup({}, fixed, ScheduleKind::linear))
+      return error(decl.groupLoc, *bad + "; declare 'ranks N;'");
   } else if (!decl.ranksLoc.isValid()) {
     decl.fixedRanks = decl.groupFixed;
     decl.rankVar = decl.groupVar;
@@ -920,11 +920,9 @@ LogicalResult Parser::finishTree(Declaration &decl, llvm::SMLoc closeLoc) {
   if (!decl.ranksLoc.isValid())
     return error(closeLoc, "collective '" + decl.name +
                                "' needs a 'ranks' statement");
-  if (decl.root && decl.fixedRanks && *decl.root >= *decl.fixedRanks) {
-    InFlightDiagnostic diag =
-        error(decl.rootValueLoc, "root " + llvm::Twine(*decl.root) +
-                                     " is not a rank in [0, " +
-                                     llvm::Twine(*decl.fixedRanks) + ")");
+  if (std::optional<std::string> bad =
+          checkRoot(decl.kind, decl.root, decl.fixedRanks)) {
+    InFlightDiagnostic diag = error(decl.rootValueLoc, *bad);
     diag.attachNote(loc(decl.ranksLoc)) << "rank count declared here";
     return diag;
   }
@@ -1037,22 +1035,10 @@ LogicalResult Parser::checkGeneratedGroup(Declaration &decl) {
     }
     decl.generators.push_back(std::move(p));
   }
-  std::string spelled = decl.generatorCycles.empty() ? "product group" :
-                        "generated group";
-  if (std::optional<std::string> why = whyNotRegular(decl.generators, P))
-    return error(decl.groupArgLoc, "the " + spelled + " " + *why);
-  if (decl.schedule == ScheduleKind::butterfly) {
-    bool gaveUp = false;
-    if (!butterflyEnumeration(elementsOf(decl.generators, P), &gaveUp))
-      return error(decl.groupArgLoc,
-                   "the butterfly needs an enumeration of the " + spelled +
-                       " in which every halving moves its vectors by one "
-                       "element, and " +
-                       (gaveUp ? "the search for one gave up after a million "
-                                 "candidates"
-                               : "this group has none") +
-                       "; use schedule linear, which works on any such group");
-  }
+  if (std::optional<std::string> bad = coll::checkGeneratedGroup(
+          decl.generators, P, *decl.schedule,
+          decl.generatorCycles.empty() ? "product group" : "generated group"))
+    return error(decl.groupArgLoc, *bad);
   return success();
 }
 

@@ -70,11 +70,11 @@ GroupAlgebra coll::groupOfSpec(CollectiveOp spec, int64_t P) {
   if (spec.getGroup() != GroupKind::generated)
     return GroupAlgebra(*spec.getGroup(), P);
   std::string why;
-  FailureOr<std::vector<int64_t>> table = enumerateGroup(spec, why);
-  if (failed(table)) // the op verifier and the parser rule this out
+  FailureOr<GroupEnumeration> group = enumerateGroup(spec, why);
+  if (failed(group)) // the op verifier and the parser rule this out
     llvm::report_fatal_error(llvm::Twine("collective '") +
                              spec.getSymName() + "': " + why);
-  return GroupAlgebra(GroupKind::generated, P, *table);
+  return GroupAlgebra(group->table(P));
 }
 
 /// A program on `group` with `copies` copies of the P parts; parts are

@@ -14,14 +14,11 @@ using namespace mlir;
 using llvm::ArrayRef;
 
 
-/// The runtime's group of `kind` on `order` ranks; a generated one reads
-/// `table`.
+/// The runtime's group of `kind` on `order` ranks; a generated one is the
+/// table `elements` (P rows of P images).
 static std::variant<CyclicGroup, XorGroup, TableGroup>
-runtimeGroup(GroupKind kind, int64_t order, const std::vector<int> *table) {
+runtimeGroup(GroupKind kind, int64_t order, ArrayRef<int64_t> elements) {
   int P = static_cast<int>(order);
-  if (kind == GroupKind::generated &&
-      static_cast<int64_t>(table->size()) != order * order)
-    llvm::report_fatal_error("generated group without its element table");
   switch (kind) {
   case GroupKind::cyclic:
     return CyclicGroup(P);
@@ -30,19 +27,31 @@ runtimeGroup(GroupKind kind, int64_t order, const std::vector<int> *table) {
   case GroupKind::generated:
     break;
   }
-  return TableGroup(P, table->data());
+  if (static_cast<int64_t>(elements.size()) != order * order)
+    llvm::report_fatal_error("generated group without its element table");
+  std::vector<int> table(elements.begin(), elements.end());
+  return TableGroup(P, table.data());
+}
+
+static void checkValid(GroupKind kind,
+                       const std::variant<CyclicGroup, XorGroup, TableGroup> &group) {
+  if (!std::visit([](const auto &g) { return g.valid(); }, group))
+    llvm::report_fatal_error(kind == GroupKind::xor_
+                                 ? "xor group of a non-power-of-two order"
+                             : kind == GroupKind::generated
+                                 ? "a generated group that is not one"
+                                 : "a group of no ranks");
 }
 
 GroupAlgebra::GroupAlgebra(GroupKind kind, int64_t order,
                            ArrayRef<int64_t> elements)
-    : kind(kind), P(order),
-      elements(std::make_shared<const std::vector<int>>(elements.begin(),
-                                                        elements.end())),
-      group(runtimeGroup(kind, order, this->elements.get())) {
-  if (!std::visit([](const auto &g) { return g.valid(); }, group))
-    llvm::report_fatal_error(kind == GroupKind::xor_
-                                 ? "xor group of a non-power-of-two order"
-                                 : "a group of no ranks");
+    : kind(kind), P(order), group(runtimeGroup(kind, order, elements)) {
+  checkValid(kind, group);
+}
+
+GroupAlgebra::GroupAlgebra(TableGroup table)
+    : kind(GroupKind::generated), P(table.size()), group(std::move(table)) {
+  checkValid(kind, group);
 }
 
 GroupAlgebra GroupAlgebra::of(ProgramOp program) {
@@ -51,38 +60,38 @@ GroupAlgebra GroupAlgebra::of(ProgramOp program) {
                       elements ? *elements : ArrayRef<int64_t>());
 }
 
-FailureOr<std::vector<int64_t>> coll::enumerateGroup(CollectiveOp spec,
-                                                     std::string &why) {
+FailureOr<GroupEnumeration> coll::enumerateGroup(CollectiveOp spec,
+                                                 std::string &why) {
   int64_t P = static_cast<int64_t>(*spec.getNumRanks());
+  GroupEnumeration group;
   std::vector<Permutation> generators;
   ArrayAttr generatorList = *spec.getGroupGenerators();
   for (Attribute g : generatorList) {
     ArrayRef<int64_t> images = cast<DenseI64ArrayAttr>(g).asArrayRef();
     generators.emplace_back(images.begin(), images.end());
+    group.generators.insert(group.generators.end(), images.begin(), images.end());
+    ++group.count;
   }
-  std::vector<Permutation> elements = elementsOf(generators, P);
-  std::vector<int64_t> order(static_cast<size_t>(P));
-  for (int64_t k = 0; k < P; ++k)
-    order[static_cast<size_t>(k)] = k; // element k sends rank 0 to k
-  if (spec.getSchedule() == ScheduleKind::butterfly) {
-    bool gaveUp = false;
-    std::optional<std::vector<int64_t>> found =
-        butterflyEnumeration(elements, &gaveUp);
-    if (!found) {
-      why = std::string("the butterfly needs an enumeration of the group in "
-                        "which every halving moves its vectors by one "
-                        "element, and ") +
-            (gaveUp ? "the search for one gave up after a million candidates"
-                    : "this group has none (searched exhaustively)") +
-            "; use schedule linear, which works on any such group";
-      return failure();
+  if (spec.getSchedule() != ScheduleKind::butterfly)
+    return group;
+  bool gaveUp = false;
+  std::optional<std::vector<int64_t>> found =
+      butterflyEnumeration(elementsOf(generators, P), &gaveUp);
+  if (!found) {
+    why = std::string("the butterfly needs an enumeration of the group in "
+                      "which every halving moves its vectors by one "
+                      "element, and ") +
+          (gaveUp ? "the search for one gave up after a million candidates"
+                  : "this group has none (searched exhaustively)") +
+          "; use schedule linear, which works on any such group";
+    return failure();
+  }
+  for (size_t i = 0; i < found->size(); ++i)
+    if ((*found)[i] != static_cast<int64_t>(i)) { // not the elements as they are
+      group.order.assign(found->begin(), found->end());
+      break;
     }
-    order = *found;
-  }
-  std::vector<int64_t> table;
-  for (int64_t k : order)
-    llvm::append_range(table, elements[static_cast<size_t>(k)]);
-  return table;
+  return group;
 }
 
 std::optional<int64_t>
@@ -123,7 +132,8 @@ std::vector<Transfer> coll::transfersOfVectorMoves(const GroupAlgebra &group,
     size_t first = transfers.size();
     for (auto [src, dst] : llvm::zip(sources, destinations)) {
       int64_t from = src % P, to = dst % P;
-      int64_t peer = group.act(to, group.inverse(from, x));
+      int64_t peer = movePeer(group, static_cast<int>(from),
+                              static_cast<int>(to), static_cast<int>(x));
       auto it = std::find_if(transfers.begin() + first, transfers.end(),
                              [&](const Transfer &t) { return t.dst == peer; });
       if (it == transfers.end())

@@ -4,14 +4,16 @@
 // check and argument checks, and one call into the runtime, which runs the
 // family's plan -- the function the expansion proves -- through the one
 // executor (coll/collectives.hpp); no schedule grows the header with P.
-// The one thing printed as data is a generated group's element table (its
-// P is fixed, its P * P entries do grow the header), in the enumeration
-// the schedule was proven with.
+// The one thing printed as data is a generated group (its P is fixed): the
+// spec's generators and the enumeration the schedule was proven with, from
+// which the runtime builds the element table (coll::generatedTable, as the
+// compiler did), so the header holds O(generators P) numbers, not P^2.
 //===----------------------------------------------------------------------===//
 #include "coll/Dialect/Catalogue.h"
 #include "coll/Passes/Lowering.h"
 #include "coll/Passes/GroupSchedule.h"
 #include "coll/Passes/CostModel.h"
+#include "coll/Passes/Selection.h"
 #include "coll/Passes/DigitSchedule.h"
 #include "coll/Passes/OpticalSwitch.h"
 #include "coll/Passes/PlanProgram.h"
@@ -266,20 +268,38 @@ static void emitScanBody(CollectiveOp spec, llvm::raw_ostream &os,
      << ", send, recv, count, op);\n";
 }
 
-/// A generated group (fixed P): its element table, in the enumeration the
-/// schedule was proven with, as data for coll::TableGroup.
+/// A generated group (fixed P): the spec's generators and the enumeration
+/// the schedule was proven with, from which coll::TableGroup::generatedBy
+/// builds the element table once (coll::generatedTable, the function that
+/// built the compiler's), so the header holds O(generators P) numbers.
 static void emitGroupTable(CollectiveOp spec, llvm::raw_ostream &os) {
   int64_t P = static_cast<int64_t>(*spec.getNumRanks());
-  GroupAlgebra group = groupOfSpec(spec, P);
-  os << "  // The group's elements, row k = the images of t_k, in the "
-        "enumeration the\n"
-        "  // schedule was proven with.\n"
-        "  static constexpr int kElements[" << P * P << "] = {";
-  for (int64_t k = 0; k < P; ++k)
-    for (int64_t x = 0; x < P; ++x)
-      os << (k || x ? ", " : "") << group.act(k, x);
-  os << "};\n"
-        "  static const coll::TableGroup group(" << P << ", kElements);\n";
+  std::string why;
+  FailureOr<GroupEnumeration> group = enumerateGroup(spec, why);
+  if (failed(group)) // the op verifier and the parser rule this out
+    llvm::report_fatal_error(llvm::Twine("collective '") +
+                             spec.getSymName() + "': " + why);
+  auto list = [&](const std::vector<int> &numbers) {
+    for (size_t i = 0; i < numbers.size(); ++i)
+      os << (i ? (i % 16 ? ", " : ",\n      ") : "") << numbers[i];
+  };
+  os << "  // The group's generators (row by row: the images of 0.." << P - 1
+     << ")";
+  if (!group->order.empty())
+    os << " and the\n  // enumeration of its elements the schedule was proven "
+          "with";
+  os << ".\n  static constexpr int kGenerators[" << group->generators.size()
+     << "] = {\n      ";
+  list(group->generators);
+  os << "};\n";
+  if (!group->order.empty()) {
+    os << "  static constexpr int kEnumeration[" << P << "] = {\n      ";
+    list(group->order);
+    os << "};\n";
+  }
+  os << "  static const coll::TableGroup group = coll::TableGroup::generatedBy("
+     << P << ", kGenerators, " << group->count << ", "
+     << (group->order.empty() ? "nullptr" : "kEnumeration") << ");\n";
 }
 
 /// The body of a group-scheduled collective: the argument checks, then one
@@ -422,7 +442,13 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   else
     os << head << "void " << name << "(coll::Comm &comm, const " << type
        << " *send, " << type << " *recv, std::size_t count"
-       << (hasOp ? ", Op op" : "") << ") {\n";
+       << (hasOp ? (spec.getNoncommutative() ? ", Op callerOp" : ", Op op")
+                 : "")
+       << ") {\n";
+  if (hasOp && spec.getNoncommutative())
+    os << "  // A noncommutative operator: merged in rank order, as recordings "
+          "say.\n"
+          "  const coll::InRankOrder<Op> op{callerOp};\n";
   os << "  const int P = comm.size();\n";
   os << "  if (!" << name << "_accepts(P))\n";
   os << "    throw coll::Error(\"" << ns << "::" << name
@@ -466,36 +492,13 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   os << "}\n\n";
 }
 
-std::vector<int64_t> coll::pricedRankCounts(CollectiveOp spec) {
-  if (std::optional<uint64_t> fixed = spec.getNumRanks())
-    return {static_cast<int64_t>(*fixed)};
-  std::vector<int64_t> counts;
-  for (int64_t P = 1; P <= 64; ++P)
-    counts.push_back(P);
-  return counts;
-}
-
-/// For P ranks, the cheapest candidate per size range on the model (and
-/// `topology`, when it has one): (first byte count where the next range
-/// starts, candidate index), ending with SIZE_MAX.
+/// The thresholds of `priced` as the dispatcher tests them: (first byte
+/// count where the next range starts, the crossover rounded up, candidate
+/// index), ending with UINT64_MAX.
 static std::vector<std::pair<uint64_t, size_t>>
-thresholdsFor(ArrayRef<CollectiveOp> candidates, int64_t P,
-              const MachineModel &model, const Topology *topology) {
-  std::vector<std::optional<AffineCost>> costs;
-  CollectiveOp first = candidates.front();
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(first.getLoc());
-  OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
-  for (CollectiveOp c : candidates) {
-    if (!c.acceptsRanks(P)) {
-      costs.push_back(std::nullopt);
-      continue;
-    }
-    ProgramOp program = expandCollective(c, P, builder, /*withTransfers=*/false);
-    costs.push_back(affineCost(program, model, topology));
-  }
-  // First byte count of each next range: the crossover rounded up.
+thresholdsOf(const PricedCandidates &priced) {
   std::vector<std::pair<uint64_t, size_t>> ranges;
-  for (auto [until, i] : coll::cheapestBySize(costs))
+  for (auto [until, i] : priced.cheapest)
     ranges.push_back(
         {std::isinf(until) ? UINT64_MAX
                            : static_cast<uint64_t>(std::ceil(until)),
@@ -564,18 +567,18 @@ static LogicalResult emitDispatcher(StringRef name,
   bool fitsSome = false;
   for (int64_t P : counts) {
     std::string topologyError;
-    std::optional<Topology> topology = model->topologyFor(P, topologyError);
-    if (!topologyError.empty() && model->isOpticalSwitch())
+    std::optional<PricedCandidates> priced =
+        priceCandidates(all, P, *model, topologyError);
+    if (!priced && model->isOpticalSwitch())
       return all.front().emitError("choosing among the candidates of '")
              << name << "' at P = " << P << ": " << topologyError;
-    if (!topologyError.empty()) {
+    if (!priced) {
       if (firstTopologyError.empty())
         firstTopologyError = topologyError;
       continue;
     }
     fitsSome = true;
-    std::vector<std::pair<uint64_t, size_t>> ranges = thresholdsFor(
-        candidates, P, *model, topology ? &*topology : nullptr);
+    std::vector<std::pair<uint64_t, size_t>> ranges = thresholdsOf(*priced);
     if (ranges.empty())
       continue;
     os << "  case " << P << ":\n";

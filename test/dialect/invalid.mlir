@@ -184,7 +184,7 @@ coll.collective @g {group = #coll.group<generated>, group_generators = [array<i6
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op the butterfly needs an enumeration of the group in which every halving moves by one element; this group has none}}
+// expected-error @+1 {{'coll.collective' op the butterfly needs an enumeration of the generated group in which every halving moves its vectors by one element, and this group has none; use schedule linear, which works on any such group}}
 coll.collective @g {group = #coll.group<generated>, group_generators = [array<i64: 1, 2, 0, 4, 5, 3, 7, 8, 6>, array<i64: 3, 4, 5, 6, 7, 8, 0, 1, 2>], kind = #coll.kind<allreduce>, num_ranks = 9 : i64, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<butterfly>}
 
 // -----

@@ -348,32 +348,24 @@ Runner unpipelinedRunnerOf(CollectiveOp spec, int P) {
                                  ? GroupSchedule::linear
                                  : GroupSchedule::butterfly;
     int r = butterflyRuntimeR(spec);
-    // `table` keeps a generated group's elements alive for its TableGroup.
-    auto run = [=](auto group, std::shared_ptr<std::vector<int>> table) -> Runner {
+    auto run = [=](auto group) -> Runner {
       if (r != 0)
         return {[=](int x) {
-                  (void)table;
                   return butterflyRankPlan(butterflyPlan(group, r), group, x);
                 },
                 std::string(butterflyPlanKey(r, group).view())};
       return {[=](int x) {
-                (void)table;
                 return groupPlan(kind, groupMoves(schedule, kind, P), group, P,
                                  x);
               },
               std::string(groupPlanKey(kind, schedule, group).view())};
     };
     if (spec.getGroup() == GroupKind::cyclic)
-      return run(CyclicGroup(P), nullptr);
+      return run(CyclicGroup(P));
     if (spec.getGroup() == GroupKind::xor_)
-      return run(XorGroup(P), nullptr);
-    // A generated group: the element table the header prints.
-    GroupAlgebra algebra = groupOfSpec(spec, P);
-    auto table = std::make_shared<std::vector<int>>();
-    for (int k = 0; k < P; ++k)
-      for (int x = 0; x < P; ++x)
-        table->push_back(static_cast<int>(algebra.act(k, x)));
-    return run(TableGroup(P, table->data()), table);
+      return run(XorGroup(P));
+    // A generated group: the table the header builds from its generators.
+    return run(std::get<TableGroup>(groupOfSpec(spec, P).runtime()));
   }
   if (kind == Kind::allreduce)
     return {[=](int r) { return trivancePlan(P, r); },
@@ -517,11 +509,17 @@ std::vector<std::string> validate(mlir::MLIRContext &context,
     return failures;
   }
   ProgramOp recorded = *parsed->getOps<ProgramOp>().begin();
-  // The executor sees merges, not the operator: the recording's is the
-  // spec's, so a noncommutative spec's proof checks the recorded merges'
-  // rank order (the executor merges the lower rank's value first).
+  // The run merged with this tool's Merge, which the recording names
+  // custom; noncommutative iff the header passed it as coll::InRankOrder,
+  // which it must do exactly for a noncommutative spec. Then the spec's
+  // operator, so that its proof checks the recorded merges' rank order
+  // (the executor merges the lower rank's value first).
+  if (recorded.getNoncommutative() != spec.getNoncommutative())
+    failures.push_back(std::string("the recording's operator is ") +
+                       (recorded.getNoncommutative() ? "" : "not ") +
+                       "noncommutative, the spec's is " +
+                       (spec.getNoncommutative() ? "" : "not"));
   recorded->setAttr("op", spec->getAttr("op"));
-  recorded.setNoncommutative(spec.getNoncommutative());
   // A group schedule's recording lists every rank's transfers (the
   // expansion collc verify proves has its moves too): Z3's rank-level
   // queries take minutes there from P = 32 on, the exact replay seconds.

@@ -100,7 +100,7 @@ TEST_CASE("a receive from the rank itself is a local merge") {
             execute(comm.transport(), plan, parts, Add{}, &recording);
             CHECK(recording.program("local") ==
                   "coll.program @local attributes {kind = #coll.kind<allreduce>, "
-                  "num_parts = 2 : i64, num_ranks = 1 : i64, op = #coll.op<sum>} {\n"
+                  "num_parts = 2 : i64, num_ranks = 1 : i64, op = #coll.op<custom>} {\n"
                   "  coll.step \"step\" fold {0 -> 0 [1] into [0]}\n"
                   "}\n");
           }) == "");
@@ -168,7 +168,7 @@ TEST_CASE("a Trivance phase's two messages run in one exchange") {
   CHECK(values == std::vector<int>{7, 7, 7});
   CHECK(recording->program("trivance") ==
         "coll.program @trivance attributes {kind = #coll.kind<allreduce>, num_parts = 2 : i64, "
-        "num_scratch_parts = 1 : i64, num_ranks = 3 : i64, op = #coll.op<sum>} {\n"
+        "num_scratch_parts = 1 : i64, num_ranks = 3 : i64, op = #coll.op<custom>} {\n"
         "  coll.step \"phase 0\" copy {0 -> 1 [0] into [1], 1 -> 2 [0] into [1], "
         "2 -> 0 [0] into [1]}\n"
         "  coll.step \"phase 0\" fold {0 -> 2 [0], 1 -> 0 [0], 2 -> 1 [0]}\n"
@@ -334,13 +334,17 @@ TEST_CASE("a recording survives encode and mergeEncoded") {
   Recording broken;
   CHECK_THROWS_WITH(broken.mergeEncoded(record.data(), record.size()),
                     "coll::Recording::mergeEncoded: 1 values left over");
-  record.resize(3); // kind, ranks, root
+  record.resize(3); // kind, operator, ranks
   CHECK_THROWS_WITH(broken.mergeEncoded(record.data(), record.size()),
                     "coll::Recording::mergeEncoded: the record ends early");
   record = ranks[0]->encode();
-  record[5] = 1000; // the number of send keys
+  record[6] = 1000; // the number of send keys
   CHECK_THROWS_WITH(broken.mergeEncoded(record.data(), record.size()),
                     doctest::Contains("coll::Recording::mergeEncoded: a count of 1000 in a record of"));
+  record = ranks[0]->encode();
+  record[1] = 6; // no operator
+  CHECK_THROWS_WITH(broken.mergeEncoded(record.data(), record.size()),
+                    "coll::Recording::mergeEncoded: operator 6");
 }
 
 TEST_CASE("Comm::recordTo: every call on the Comm as one program in one file") {
@@ -424,4 +428,28 @@ TEST_CASE("TableGroup keys its plans by the table, not its address") {
             CHECK(&first == &second);
             CHECK(made == 1);
           }) == "");
+}
+
+// A recording names the operator it ran with: the named ones by name, a
+// callable of the caller's as custom, and coll::InRankOrder (what the
+// header of a `custom noncommutative` spec passes) as noncommutative.
+TEST_CASE("a recording names the operator the run merged with") {
+  auto opOf = [](auto op) {
+    auto recording = std::make_shared<Recording>();
+    REQUIRE(errorOf(3, [&](Comm &comm) {
+              comm.setRecording(recording);
+              int v = comm.rank() + 1, out = 0;
+              runGroup(comm, Kind::allreduce, GroupSchedule::linear, CyclicGroup(3), &v, &out, 1,
+                       op);
+            }) == "");
+    std::string text = recording->program("p");
+    size_t at = text.find("op = ");
+    return text.substr(at, text.find('}', at) - at);
+  };
+  CHECK(opOf(Sum{}) == "op = #coll.op<sum>");
+  CHECK(opOf(Max{}) == "op = #coll.op<max>");
+  CHECK(opOf(Min{}) == "op = #coll.op<min>");
+  CHECK(opOf(Prod{}) == "op = #coll.op<prod>");
+  CHECK(opOf(Add{}) == "op = #coll.op<custom>");
+  CHECK(opOf(inRankOrder(Add{})) == "op = #coll.op<custom>, noncommutative");
 }

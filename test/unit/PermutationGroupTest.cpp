@@ -1,6 +1,8 @@
 // Groups given by generators (dialect/include/coll/Dialect/PermutationGroup.h):
-// the regularity checks and the butterfly enumeration.
+// the regularity checks, the butterfly enumeration, and the closure they
+// share with the runtime (coll::generatedTable).
 #include "coll/Dialect/PermutationGroup.h"
+#include "coll/groups.hpp"
 
 #include <doctest/doctest.h>
 
@@ -77,4 +79,64 @@ TEST_CASE("Z_3 x Z_3 has no butterfly enumeration (exhaustive search)") {
       butterflyEnumeration(elementsOf(productGenerators({3, 3}), 9), &gaveUp)
           .has_value());
   CHECK_FALSE(gaveUp);
+}
+
+// coll::generatedTable (runtime/include/coll/groups.hpp) is the one closure:
+// elementsOf, whyNotRegular and the headers' TableGroup::generatedBy all
+// build their tables with it.
+TEST_CASE("generatedTable: rows by where they send 0, in the given order") {
+  const std::vector<int> klein = {1, 0, 3, 2, /**/ 2, 3, 0, 1};
+  CHECK(generatedTable(4, klein.data(), 2, nullptr) ==
+        std::vector<int>{0, 1, 2, 3, 1, 0, 3, 2, 2, 3, 0, 1, 3, 2, 1, 0});
+  const std::vector<int> order = {0, 2, 1, 3};
+  CHECK(generatedTable(4, klein.data(), 2, order.data()) ==
+        std::vector<int>{0, 1, 2, 3, 2, 3, 0, 1, 1, 0, 3, 2, 3, 2, 1, 0});
+  // Each product's table, against its closed form: row k adds k's mixed-radix
+  // digits to x's, digit by digit (the element that sends 0 to k).
+  for (std::vector<int64_t> orders : {std::vector<int64_t>{2, 3}, {4, 4}, {2, 2, 5}}) {
+    int64_t P = 1;
+    for (int64_t n : orders)
+      P *= n;
+    std::vector<int> flat;
+    for (const Permutation &g : productGenerators(orders))
+      flat.insert(flat.end(), g.begin(), g.end());
+    std::vector<int> table = generatedTable(static_cast<int>(P), flat.data(),
+                                            static_cast<int>(orders.size()), nullptr);
+    REQUIRE(table.size() == static_cast<size_t>(P * P));
+    for (int64_t k = 0; k < P; ++k)
+      for (int64_t x = 0; x < P; ++x) {
+        int64_t image = 0, stride = P;
+        for (int64_t n : orders) {
+          stride /= n;
+          image += ((k / stride + x / stride) % n) * stride;
+        }
+        CHECK(table[k * P + x] == image);
+      }
+  }
+}
+
+TEST_CASE("generatedTable is empty for what is not a regular group or order") {
+  const std::vector<int> notTransitive = {1, 0, 3, 2};  // (0 1)(2 3) alone
+  CHECK(generatedTable(4, notTransitive.data(), 1, nullptr).empty());
+  const std::vector<int> s3 = {1, 2, 0, /**/ 1, 0, 2};  // order 6 on 3 ranks
+  CHECK(generatedTable(3, s3.data(), 2, nullptr).empty());
+  const std::vector<int> outside = {1, 2, 3};
+  CHECK(generatedTable(3, outside.data(), 1, nullptr).empty());
+  const std::vector<int> cyclic3 = {1, 2, 0};
+  CHECK(generatedTable(3, cyclic3.data(), 1, nullptr).size() == 9);
+  const std::vector<int> repeated = {0, 1, 1}, short3 = {0, 1, 3};
+  CHECK(generatedTable(3, cyclic3.data(), 1, repeated.data()).empty());
+  CHECK(generatedTable(3, cyclic3.data(), 1, short3.data()).empty());
+  CHECK(generatedTable(0, cyclic3.data(), 1, nullptr).empty());
+  CHECK(generatedTable(3, nullptr, 1, nullptr).empty());
+  // A group that is not one is an invalid TableGroup, of the size it was given.
+  TableGroup bad = TableGroup::generatedBy(3, s3.data(), 2, nullptr);
+  CHECK_FALSE(bad.valid());
+  CHECK(bad.size() == 3);
+  TableGroup good = TableGroup::generatedBy(3, cyclic3.data(), 1, nullptr);
+  REQUIRE(good.valid());
+  CHECK(good.act(1, 2) == 0);
+  CHECK(good.inverse(1, 0) == 2);
+  CHECK(good.compose(2, 2) == 1);
+  CHECK(good.planKey() == TableGroup(3, good.elements().data()).planKey());
 }

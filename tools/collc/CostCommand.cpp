@@ -12,6 +12,7 @@
 #include "coll/Passes/CostModel.h"
 #include "coll/Passes/Lowering.h"
 #include "coll/Passes/OpticalSwitch.h"
+#include "coll/Passes/Selection.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -291,18 +292,15 @@ static int runExplainSummary(ModuleOp module,
       continue;
     }
     std::string topologyError;
-    std::optional<Topology> topology = model.topologyFor(P, topologyError);
-    if (!topologyError.empty()) {
+    std::optional<PricedCandidates> costs =
+        priceCandidates(here, P, model, topologyError);
+    if (!costs) {
       cannot(P, topologyError);
       continue;
     }
     ++priced;
-    std::vector<std::optional<AffineCost>> costs;
-    for (CollectiveOp spec : here)
-      costs.push_back(affineCost(expandCollective(spec, P, builder, false),
-                                 model, topology ? &*topology : nullptr));
     os << llvm::left_justify(label, 10)
-       << rangesLine(cheapestBySize(costs),
+       << rangesLine(costs->cheapest,
                      [&](size_t i) { return here[i].getSymName().str(); })
        << "\n";
   }

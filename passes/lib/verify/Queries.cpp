@@ -592,7 +592,10 @@ static void explainMatching(const SlotProgram &sp, size_t s, int64_t rank,
 
 namespace {
 /// The group's action on bit-vectors of a concrete order P, for the
-/// rank-level reading of group moves.
+/// rank-level reading of group moves. It restates cyclic and xor's act and
+/// inverse in Z3 on purpose, apart from coll/groups.hpp: the proof checks
+/// the runtime's groups against the group's definition, so it must not
+/// read them (a wrong CyclicGroup::act would otherwise prove itself).
 struct SymbolicGroup {
   z3::context &ctx;
   GroupKind kind;

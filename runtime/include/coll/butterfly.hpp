@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "coll/groups.hpp"
 #include "coll/plan.hpp"
 
 namespace coll {
@@ -231,8 +232,8 @@ Plan butterflyRankPlan(const ButterflyPlan& butterfly, const Group& group, int r
     PlanStep step;
     step.action = s.kind == ButterflyStep::Kind::fold ? Action::fold : Action::copy;
     const bool local = s.kind == ButterflyStep::Kind::local;
-    const int to = local ? rank : static_cast<int>(group.act(s.to, group.inverse(s.from, rank)));
-    const int from = local ? rank : static_cast<int>(group.act(s.from, group.inverse(s.to, rank)));
+    const int to = local ? rank : movePeer(group, s.from, s.to, rank);
+    const int from = local ? rank : movePeer(group, s.to, s.from, rank);
     // The sender's part of a pair's sent slot orders the pairs alike on
     // both sides of the message.
     auto order = [&](int x) {

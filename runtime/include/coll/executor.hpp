@@ -62,7 +62,7 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
   if (parts.size() != static_cast<std::size_t>(plan.parts + plan.scratchParts))
     throw Error("coll::execute: the plan has " + std::to_string(plan.parts + plan.scratchParts) +
                 " parts, the layout " + std::to_string(parts.size()));
-  if (recording) recording->describe(plan);
+  if (recording) recording->describe(plan, RecordedOpOf<Op>::value);
   ExecutorBuffers local;
   ExecutorBuffers& b = buffers ? *buffers : local;
   std::vector<char>& sentNow = b.sentNow;

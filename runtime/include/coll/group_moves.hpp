@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "coll/groups.hpp"
 #include "coll/plan.hpp"
 
 namespace coll {
@@ -82,7 +83,7 @@ inline std::vector<GroupMove> groupMoves(GroupSchedule schedule, Kind kind, int 
 template <class Group>
 PlanMessage moveSend(const Group& group, const GroupMove& move, int x) {
   PlanMessage m;
-  m.peer = static_cast<int>(group.act(move.to, group.inverse(move.from, x)));
+  m.peer = movePeer(group, move.from, move.to, x);
   for (int i = 0; i < move.vectors; ++i)
     m.parts.push_back(static_cast<int>(group.inverse(move.from + i, x)));
   std::sort(m.parts.begin(), m.parts.end(),
@@ -103,7 +104,7 @@ Plan groupPlan(Kind kind, const std::vector<GroupMove>& moves, const Group& grou
     step.action = move.action;
     if (move.vectors > 0) {
       step.sends.push_back(moveSend(group, move, rank));
-      const int from = static_cast<int>(group.act(move.from, group.inverse(move.to, rank)));
+      const int from = movePeer(group, move.to, move.from, rank);
       PlanMessage in = moveSend(group, move, from);
       in.peer = from;
       step.receives.push_back(std::move(in));

@@ -25,4 +25,49 @@ struct NoMerge {
   }
 };
 
+// Reduction operators. Generated code takes any callable; these are the
+// named ones matching MPI_SUM, MPI_PROD, MPI_MIN and MPI_MAX.
+// The casts undo integer promotion for narrow types like int8_t.
+struct Sum {
+  template <class T>
+  T operator()(const T& a, const T& b) const { return static_cast<T>(a + b); }
+};
+struct Prod {
+  template <class T>
+  T operator()(const T& a, const T& b) const { return static_cast<T>(a * b); }
+};
+struct Min {
+  template <class T>
+  T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+};
+struct Max {
+  template <class T>
+  T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+
+// The caller's operator of a `custom noncommutative` collective: the
+// generated code passes it so (no cost: the call is inlined), so that a
+// recording of the run says its merges must fold in rank order.
+template <class Op>
+struct InRankOrder {
+  Op op;
+  template <class T>
+  T operator()(const T& a, const T& b) const { return op(a, b); }
+};
+template <class Op>
+InRankOrder<Op> inRankOrder(Op op) { return InRankOrder<Op>{op}; }
+
+// The operator as a recording names it (its coll.program's `op`): the
+// named operators by name, NoMerge as sum (it merges nothing), any other
+// callable as the caller's (custom), noncommutative when InRankOrder.
+enum class RecordedOp { sum, prod, min, max, custom, customInRankOrder };
+template <class Op> struct RecordedOpOf { static constexpr RecordedOp value = RecordedOp::custom; };
+template <> struct RecordedOpOf<Sum> { static constexpr RecordedOp value = RecordedOp::sum; };
+template <> struct RecordedOpOf<NoMerge> { static constexpr RecordedOp value = RecordedOp::sum; };
+template <> struct RecordedOpOf<Prod> { static constexpr RecordedOp value = RecordedOp::prod; };
+template <> struct RecordedOpOf<Min> { static constexpr RecordedOp value = RecordedOp::min; };
+template <> struct RecordedOpOf<Max> { static constexpr RecordedOp value = RecordedOp::max; };
+template <class Op>
+struct RecordedOpOf<InRankOrder<Op>> { static constexpr RecordedOp value = RecordedOp::customInRankOrder; };
+
 }  // namespace coll

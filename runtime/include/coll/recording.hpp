@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "coll/error.hpp"
+#include "coll/merge.hpp"
 #include "coll/plan.hpp"
 #include "coll/transport.hpp"
 
@@ -37,8 +38,9 @@ class Recording {
     receives_[{step, src, dst}].push_back({parts, action});
     phases_[step] = phase;
   }
-  void describe(const Plan& plan) {
+  void describe(const Plan& plan, RecordedOp op = RecordedOp::sum) {
     std::lock_guard<std::mutex> lock(mutex_);
+    op_ = op;
     kind_ = plan.kind;
     ranks_ = plan.ranks;
     root_ = plan.root;
@@ -62,6 +64,7 @@ class Recording {
       receives_[key].insert(receives_[key].end(), lists.begin(), lists.end());
     for (const auto& [step, phase] : other.phases_) phases_[step] = phase;
     kind_ = other.kind_;
+    op_ = other.op_;
     ranks_ = other.ranks_;
     root_ = other.root_;
     parts_ = other.parts_;
@@ -72,8 +75,8 @@ class Recording {
   // it back).
   std::vector<std::int64_t> encode() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<std::int64_t> out{static_cast<std::int64_t>(kind_), ranks_, root_, parts_,
-                                  scratchParts_};
+    std::vector<std::int64_t> out{static_cast<std::int64_t>(kind_), static_cast<std::int64_t>(op_),
+                                  ranks_, root_, parts_, scratchParts_};
     auto key = [&](const Key& k) {
       out.push_back(std::get<0>(k));
       out.push_back(std::get<1>(k));
@@ -134,6 +137,10 @@ class Recording {
     std::lock_guard<std::mutex> lock(mutex_);
     Recording& r = *this;
     r.kind_ = static_cast<Kind>(next());
+    const std::int64_t op = next();
+    if (op < 0 || op > static_cast<std::int64_t>(RecordedOp::customInRankOrder))
+      throw Error("coll::Recording::mergeEncoded: operator " + std::to_string(op));
+    r.op_ = static_cast<RecordedOp>(op);
     r.ranks_ = toInt(next());
     r.root_ = toInt(next());
     r.parts_ = toInt(next());
@@ -190,12 +197,16 @@ class Recording {
     return out;
   }
 
-  // The recorded run as a coll.program named `name` with operator attribute
-  // `op` (e.g. "#coll.op<sum>"). A message sent and never received (or the
-  // other way round) is printed with the side that was seen, and so fails
-  // the proof.
-  std::string program(const std::string& name, const std::string& op = "#coll.op<sum>") const {
+  // The recorded run as a coll.program named `name`, with the operator the
+  // run was given (coll::RecordedOpOf: e.g. `op = #coll.op<max>`, or
+  // `op = #coll.op<custom>, noncommutative` for coll::InRankOrder). A
+  // message sent and never received (or the other way round) is printed
+  // with the side that was seen, and so fails the proof.
+  std::string program(const std::string& name) const {
     std::lock_guard<std::mutex> lock(mutex_);
+    static const char* const names[] = {"sum", "prod", "min", "max", "custom", "custom"};
+    std::string op = std::string("#coll.op<") + names[static_cast<int>(op_)] + ">";
+    if (op_ == RecordedOp::customInRankOrder) op += ", noncommutative";
     std::ostringstream os;
     os << "coll.program @" << name << " attributes {kind = #coll.kind<" << kindName(kind_)
        << ">, num_parts = " << parts_ + scratchParts_ << " : i64";
@@ -260,6 +271,7 @@ class Recording {
   std::map<Key, std::vector<Received>> receives_;
   std::map<int, std::string> phases_;
   Kind kind_ = Kind::allreduce;
+  RecordedOp op_ = RecordedOp::sum;
   int ranks_ = 1, root_ = -1, parts_ = 1, scratchParts_ = 0;
 };
 

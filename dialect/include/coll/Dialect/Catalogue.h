@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace coll {
 
@@ -131,6 +132,27 @@ struct FamilyViolation {
 /// group, serves its kind, takes its parameters in range, and admits its
 /// segments, reconfiguration and group. The first rule broken, or none.
 std::optional<FamilyViolation> checkFamily(const FamilySpec &spec);
+
+/// The rules of a collective beyond its family, each stated once for the
+/// parser, the coll.collective and the coll.program verifiers (messages
+/// without the collective's name; the parser adds it and the place):
+///
+/// a root iff the kind is rooted (broadcast, reduce, gather, scatter), and
+/// then a rank: >= 0, and < P when P is fixed;
+std::optional<std::string> checkRoot(CollectiveKind kind,
+                                     std::optional<int64_t> root,
+                                     std::optional<int64_t> fixedRanks);
+/// only a custom operator may be noncommutative;
+std::optional<std::string> checkOperator(ReduceOp op, bool noncommutative);
+/// a group given by generators (`spelled`: "generated group" or "product
+/// group") needs a fixed P; its generators, permutations of the P ranks,
+/// must make an abelian group acting regularly, and on the butterfly one
+/// with an enumeration in which every halving moves by one element
+/// (PermutationGroup.h). Without generators only the fixed P is checked.
+std::optional<std::string>
+checkGeneratedGroup(llvm::ArrayRef<std::vector<int64_t>> generators,
+                    std::optional<int64_t> fixedRanks, ScheduleKind schedule,
+                    llvm::StringRef spelled = "generated group");
 
 /// The rule for parameter `name` (e.g. "arity", "radix", "segments") of
 /// any family that has it: a message if `value` is out of its range.

@@ -30,6 +30,8 @@ class GroupAlgebra {
 public:
   GroupAlgebra(GroupKind kind, int64_t order,
                llvm::ArrayRef<int64_t> elements = {});
+  /// A generated group (coll::TableGroup::generatedBy, as the header makes it).
+  explicit GroupAlgebra(TableGroup table);
   /// The group of a program (its kind, rank count and element table).
   static GroupAlgebra of(ProgramOp program);
   int64_t order() const { return P; }
@@ -73,18 +75,29 @@ private:
   }
   GroupKind kind;
   int64_t P;
-  /// A generated group's element table, which its TableGroup reads (shared,
-  /// so a copy of the algebra reads the same table).
-  std::shared_ptr<const std::vector<int>> elements;
   /// The runtime's group: the algebra the plans and the header use.
   std::variant<CyclicGroup, XorGroup, TableGroup> group;
 };
 
-/// The elements of a generated group in the order `spec`'s schedule needs
-/// (P rows of P images): any order for linear, one where every halving
-/// moves by one element for the butterfly. Fails with the reason.
-mlir::FailureOr<std::vector<int64_t>> enumerateGroup(CollectiveOp spec,
-                                                     std::string &why);
+/// A generated group as its header states it: the spec's generators (row
+/// by row, P images each) and the enumeration the schedule needs: order[i]
+/// is the element (by where it sends rank 0) at position i. Linear takes
+/// the elements as they are (order empty: i at i); the butterfly needs one
+/// where every halving moves by one element. coll::generatedTable turns
+/// this into the element table, in the compiler and in the header alike.
+struct GroupEnumeration {
+  std::vector<int> generators;
+  int count = 0;
+  std::vector<int> order;
+  TableGroup table(int64_t P) const {
+    return TableGroup::generatedBy(static_cast<int>(P), generators.data(),
+                                   count, order.empty() ? nullptr : order.data());
+  }
+};
+
+/// `spec`'s generated group and enumeration. Fails with the reason.
+mlir::FailureOr<GroupEnumeration> enumerateGroup(CollectiveOp spec,
+                                                 std::string &why);
 
 /// One message of a step: `sent` parts of `src` arrive at `dst`, which
 /// takes the i-th as its part `received[i]`.

@@ -40,11 +40,6 @@ StepOp appendTransferStep(mlir::OpBuilder &builder, mlir::Location loc,
 ProgramOp expandCollective(CollectiveOp spec, int64_t P,
                            mlir::OpBuilder &builder, bool withTransfers = true);
 
-/// The rank counts the compiler prices a spec at (a choose's thresholds,
-/// reconfigure auto's table, explain's summary): its fixed count, else
-/// every P in 1..64.
-std::vector<int64_t> pricedRankCounts(CollectiveOp spec);
-
 /// Builds the coll.program of a scan spec (inclusive_scan, exclusive_scan)
 /// for P ranks at the builder's insertion point (ExpandScans.cpp).
 ProgramOp expandScanCollective(CollectiveOp spec, int64_t P,

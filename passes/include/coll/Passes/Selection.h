@@ -1,0 +1,47 @@
+//===- Selection.h - choosing candidates by the cost model ------*- C++ -*-===//
+//
+// Cost-based selection (design.md 5): for one communicator size, the cost
+// of each candidate (its program's affine cost on the model, on the
+// model's topology for P when it has one) and the cheapest per message
+// size. `collc compile` prints a `choose` dispatcher's thresholds from it
+// and `collc explain` its summary lines, so the two cannot disagree.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLL_PASSES_SELECTION_H
+#define COLL_PASSES_SELECTION_H
+
+#include "coll/Dialect/CollOps.h"
+#include "coll/Passes/CostModel.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace coll {
+
+/// The rank counts the compiler prices a spec at (a choose's thresholds,
+/// reconfigure auto's table, explain's summary): its fixed count, else
+/// every P in 1..64.
+std::vector<int64_t> pricedRankCounts(CollectiveOp spec);
+
+/// The candidates priced at one P.
+struct PricedCandidates {
+  /// Per candidate, its affine cost; none where it does not admit P.
+  std::vector<std::optional<AffineCost>> costs;
+  /// cheapestBySize(costs): (size where the next range starts, candidate
+  /// index), the last range ending at infinity; empty if none admits P.
+  std::vector<std::pair<double, size_t>> cheapest;
+};
+
+/// Prices `candidates` at P on `model`. None, with `why`, when the model's
+/// topology does not fit P (torus(2, 4) at P = 5) or cannot be read.
+std::optional<PricedCandidates>
+priceCandidates(llvm::ArrayRef<CollectiveOp> candidates, int64_t P,
+                const MachineModel &model, std::string &why);
+
+} // namespace coll
+
+#endif
