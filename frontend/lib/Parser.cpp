@@ -932,9 +932,8 @@ LogicalResult Parser::finishTree(Declaration &decl, llvm::SMLoc closeLoc) {
 LogicalResult Parser::finishScan(Declaration &decl, llvm::SMLoc closeLoc) {
   if (!isScan(decl.kind)) // schedule doubling elsewhere
     return checkAndBuild(decl);
-  if (decl.digitsLoc.isValid())
-    return error(decl.digitsLoc, "digit routings serve alltoall, not " +
-                                     stringifyCollectiveKind(decl.kind));
+  if (decl.digitsLoc.isValid()) // the catalogue says which kinds it serves
+    return checkAndBuild(decl);
   if (!decl.schedule || (*decl.schedule != ScheduleKind::linear &&
                          *decl.schedule != ScheduleKind::doubling))
     return error(decl.scheduleLoc.isValid() ? decl.scheduleLoc : closeLoc,

@@ -475,8 +475,7 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
        << type << " *recv, std::size_t count, Op op, const " << type
        << " &init) {\n"
        << "  " << name << "(comm, send, recv, count, op);\n"
-       << "  for (std::size_t i = 0; i < count; ++i)\n"
-       << "    recv[i] = comm.rank() == 0 ? init : op(init, recv[i]);\n"
+       << "  coll::applyScanInit(comm, recv, count, op, init);\n"
        << "}\n\n";
   }
   if (!hasOp || custom)

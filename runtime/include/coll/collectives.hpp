@@ -298,6 +298,14 @@ void runScan(Comm& comm, Kind kind, ScanSchedule schedule, const T* send, T* rec
   executeOn(comm, plan, parts, op);
 }
 
+// An exclusive scan with an init value (std::exclusive_scan's): after
+// runScan, rank 0 gets init and rank r op(init, x_0, ..., x_{r-1}).
+template <class T, class Op>
+void applyScanInit(Comm& comm, T* recv, std::size_t count, Op op, const T& init) {
+  const bool first = comm.rank() == 0;
+  for (std::size_t i = 0; i < count; ++i) recv[i] = first ? init : op(init, recv[i]);
+}
+
 // Runs a group schedule's moves (coll::groupMoves, coll::groupPlan) on
 // `group` (a CyclicGroup, XorGroup or TableGroup of comm's size). Buffers, by kind:
 //   allreduce:       send, recv (count); part b is chunk group.position(b)
