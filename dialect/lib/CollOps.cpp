@@ -100,10 +100,8 @@ LogicalResult CollectiveOp::verify() {
   if (std::optional<ArrayAttr> generators = getGroupGenerators()) {
     std::optional<uint64_t> fixed = getNumRanks();
     std::vector<std::vector<int64_t>> perms;
-    for (Attribute g : *generators) {
+    for (Attribute g : fixed ? *generators : ArrayAttr()) {
       ArrayRef<int64_t> images = cast<DenseI64ArrayAttr>(g).asArrayRef();
-      if (!fixed)
-        break;
       int64_t P = static_cast<int64_t>(*fixed);
       std::vector<bool> seen(static_cast<size_t>(P), false);
       if (static_cast<int64_t>(images.size()) != P)

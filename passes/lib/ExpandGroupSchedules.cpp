@@ -66,15 +66,19 @@ static StepKind stepKindOf(const GroupMove &move) {
   return move.action == Action::combine ? StepKind::combine : StepKind::copy;
 }
 
-GroupAlgebra coll::groupOfSpec(CollectiveOp spec, int64_t P) {
-  if (spec.getGroup() != GroupKind::generated)
-    return GroupAlgebra(*spec.getGroup(), P);
+GroupEnumeration coll::enumerationOfSpec(CollectiveOp spec) {
   std::string why;
   FailureOr<GroupEnumeration> group = enumerateGroup(spec, why);
   if (failed(group)) // the op verifier and the parser rule this out
     llvm::report_fatal_error(llvm::Twine("collective '") +
                              spec.getSymName() + "': " + why);
-  return GroupAlgebra(group->table(P));
+  return *group;
+}
+
+GroupAlgebra coll::groupOfSpec(CollectiveOp spec, int64_t P) {
+  if (spec.getGroup() != GroupKind::generated)
+    return GroupAlgebra(*spec.getGroup(), P);
+  return GroupAlgebra(enumerationOfSpec(spec).table(P));
 }
 
 /// A program on `group` with `copies` copies of the P parts; parts are

@@ -4,9 +4,10 @@
 // check and argument checks, and one call into the runtime, which runs the
 // family's plan -- the function the expansion proves -- through the one
 // executor (coll/collectives.hpp); no schedule grows the header with P.
-// The one thing printed as data is a generated group (its P is fixed): the
-// spec's generators and the enumeration the schedule was proven with, from
-// which the runtime builds the element table (coll::generatedTable, as the
+// Printed as data: a choose dispatcher's thresholds, reconfigure auto's
+// switch table, and a generated group (its P is fixed): the spec's
+// generators and the enumeration the schedule was proven with, from which
+// the runtime builds the element table (coll::generatedTable, as the
 // compiler did), so the header holds O(generators P) numbers, not P^2.
 //===----------------------------------------------------------------------===//
 #include "coll/Dialect/Catalogue.h"
@@ -274,32 +275,28 @@ static void emitScanBody(CollectiveOp spec, llvm::raw_ostream &os,
 /// built the compiler's), so the header holds O(generators P) numbers.
 static void emitGroupTable(CollectiveOp spec, llvm::raw_ostream &os) {
   int64_t P = static_cast<int64_t>(*spec.getNumRanks());
-  std::string why;
-  FailureOr<GroupEnumeration> group = enumerateGroup(spec, why);
-  if (failed(group)) // the op verifier and the parser rule this out
-    llvm::report_fatal_error(llvm::Twine("collective '") +
-                             spec.getSymName() + "': " + why);
+  GroupEnumeration group = enumerationOfSpec(spec);
   auto list = [&](const std::vector<int> &numbers) {
     for (size_t i = 0; i < numbers.size(); ++i)
       os << (i ? (i % 16 ? ", " : ",\n      ") : "") << numbers[i];
   };
   os << "  // The group's generators (row by row: the images of 0.." << P - 1
      << ")";
-  if (!group->order.empty())
+  if (!group.order.empty())
     os << " and the\n  // enumeration of its elements the schedule was proven "
           "with";
-  os << ".\n  static constexpr int kGenerators[" << group->generators.size()
+  os << ".\n  static constexpr int kGenerators[" << group.generators.size()
      << "] = {\n      ";
-  list(group->generators);
+  list(group.generators);
   os << "};\n";
-  if (!group->order.empty()) {
+  if (!group.order.empty()) {
     os << "  static constexpr int kEnumeration[" << P << "] = {\n      ";
-    list(group->order);
+    list(group.order);
     os << "};\n";
   }
   os << "  static const coll::TableGroup group = coll::TableGroup::generatedBy("
-     << P << ", kGenerators, " << group->count << ", "
-     << (group->order.empty() ? "nullptr" : "kEnumeration") << ");\n";
+     << P << ", kGenerators, " << group.count << ", "
+     << (group.order.empty() ? "nullptr" : "kEnumeration") << ");\n";
 }
 
 /// The body of a group-scheduled collective: the argument checks, then one

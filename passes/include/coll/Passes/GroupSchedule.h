@@ -98,6 +98,8 @@ struct GroupEnumeration {
 /// `spec`'s generated group and enumeration. Fails with the reason.
 mlir::FailureOr<GroupEnumeration> enumerateGroup(CollectiveOp spec,
                                                  std::string &why);
+/// The same for a verified spec (whose verifier ruled failure out).
+GroupEnumeration enumerationOfSpec(CollectiveOp spec);
 
 /// One message of a step: `sent` parts of `src` arrive at `dst`, which
 /// takes the i-th as its part `received[i]`.
