@@ -133,9 +133,9 @@ static ProgramOp expandShiftedButterfly(CollectiveOp spec,
   builder.setInsertionPointToEnd(&program.getBody().front());
   for (const ButterflyStep &step : plan.steps) {
     SmallVector<int64_t> sources, destinations;
-    for (auto [index, destination] : step.received) {
-      sources.push_back(step.sent[static_cast<size_t>(index)]);
-      destinations.push_back(destination);
+    for (const VectorMove &move : butterflyMoves(step)) {
+      sources.push_back(move.source);
+      destinations.push_back(move.destination);
     }
     StepKind kind = step.kind == ButterflyStep::Kind::fold ? StepKind::fold
                                                            : StepKind::copy;
@@ -187,12 +187,16 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
        expandGroupSchedule(spec.getSchedule(), P, spec.getKind())) {
     int64_t from = (move.from % P + P) % P, to = (move.to % P + P) % P;
     if (generated) {
-      // A table group's moves are lists of vectors: the verifier then checks
-      // move by move that the enumeration makes each step one permutation.
+      // A table group's moves are lists of vectors, each where the move
+      // really takes it (coll::rangeMoves, what coll::groupPlan runs): the
+      // proof then checks that the enumeration puts every vector where the
+      // schedule needs it.
       SmallVector<int64_t> sources, destinations;
-      for (int64_t i = 0; i < move.vectors; ++i) {
-        sources.push_back((from + i) % P);
-        destinations.push_back((to + i) % P);
+      for (const VectorMove &m : std::visit(
+               [&](const auto &g) { return rangeMoves(g, move); },
+               group.runtime())) {
+        sources.push_back(m.source);
+        destinations.push_back(m.destination);
       }
       appendVectorStep(builder, spec.getLoc(), move.phase, stepKindOf(move),
                        sources, destinations);

@@ -111,38 +111,31 @@ coll::repeatedPart(const std::vector<int64_t> &listed) {
 std::vector<Transfer> coll::transfersOfMove(const GroupAlgebra &group,
                                             int64_t from, int64_t to,
                                             int64_t vectors) {
-  std::vector<Transfer> transfers;
   GroupMove move{static_cast<int>(from), static_cast<int>(to),
                  static_cast<int>(vectors), Action::copy, ""};
-  for (int64_t x = 0; x < group.order(); ++x) {
-    PlanMessage m = moveSend(group, move, static_cast<int>(x));
-    std::vector<int64_t> parts(m.parts.begin(), m.parts.end());
-    transfers.push_back({x, m.peer, parts, parts});
-  }
-  return transfers;
+  return std::visit(
+      [&](const auto &g) {
+        std::vector<VectorMove> moves = rangeMoves(g, move);
+        return transfersOfRanks(group.order(), [&](int x) {
+          return vectorStep(g, moves, Action::copy, x);
+        });
+      },
+      group.runtime());
 }
 
 std::vector<Transfer> coll::transfersOfVectorMoves(const GroupAlgebra &group,
                                                   ArrayRef<int64_t> sources,
                                                   ArrayRef<int64_t> destinations) {
-  int64_t P = group.order();
-  std::vector<Transfer> transfers;
-  for (int64_t x = 0; x < P; ++x) {
-    // Each move has its own permutation; moves that agree share a message.
-    size_t first = transfers.size();
-    for (auto [src, dst] : llvm::zip(sources, destinations)) {
-      int64_t from = src % P, to = dst % P;
-      int64_t peer = movePeer(group, static_cast<int>(from),
-                              static_cast<int>(to), static_cast<int>(x));
-      auto it = std::find_if(transfers.begin() + first, transfers.end(),
-                             [&](const Transfer &t) { return t.dst == peer; });
-      if (it == transfers.end())
-        it = transfers.insert(transfers.end(), Transfer{x, peer, {}, {}});
-      it->sent.push_back(src - from + group.inverse(from, x));
-      it->received.push_back(dst - to + group.inverse(to, peer));
-    }
-  }
-  return transfers;
+  std::vector<VectorMove> moves;
+  for (auto [src, dst] : llvm::zip(sources, destinations))
+    moves.push_back({static_cast<int>(src), static_cast<int>(dst)});
+  return std::visit(
+      [&](const auto &g) {
+        return transfersOfRanks(group.order(), [&](int x) {
+          return vectorStep(g, moves, Action::copy, x);
+        });
+      },
+      group.runtime());
 }
 
 std::vector<Transfer> coll::transfersOfStep(StepOp step) {

@@ -5,7 +5,9 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <algorithm>
 #include <optional>
+#include <tuple>
 
 using namespace mlir;
 using namespace coll;
@@ -27,39 +29,92 @@ Kind coll::runtimeKind(CollectiveKind kind) {
   llvm_unreachable("every collective kind has a runtime kind");
 }
 
-namespace {
-/// One program step's transfers, gathered rank by rank.
-struct StepTransfers {
-  SmallVector<int64_t> sources, destinations;
-  SmallVector<Attribute> parts, into;
-  bool moved = false; // some transfer files its parts under other indices
-  std::optional<Action> action;
-};
-} // namespace
+void StepAssembly::add(int rank, const PlanStep &step) {
+  auto list = [](const std::vector<int> &parts) {
+    return std::vector<int64_t>(parts.begin(), parts.end());
+  };
+  for (const PlanMessage &m : step.sends) {
+    if (m.peer == rank && selfSender < 0)
+      selfSender = rank;
+    else if (m.peer != rank)
+      sends.push_back({rank, m.peer, list(m.parts), list(m.peerParts)});
+  }
+  for (const PlanMessage &m : step.receives) {
+    if (m.peer == rank) // a local copy: read peerParts, write parts
+      sends.push_back({rank, rank, list(m.peerParts), list(m.parts)});
+    else
+      receives.push_back({m.peer, rank, list(m.peerParts), list(m.parts)});
+  }
+}
+
+static std::string partList(const std::vector<int64_t> &parts) {
+  std::string text = "[";
+  for (size_t i = 0; i < parts.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(parts[i]);
+  return text + "]";
+}
+
+std::string StepAssembly::mismatch() const {
+  if (selfSender >= 0)
+    return "rank " + std::to_string(selfSender) +
+           " sends to itself (a local copy is a receive from itself)";
+  auto key = [](const Transfer &t) {
+    return std::tie(t.src, t.dst, t.sent, t.received);
+  };
+  auto before = [&](const Transfer *a, const Transfer *b) {
+    return key(*a) < key(*b);
+  };
+  std::vector<const Transfer *> sent, received;
+  for (const Transfer &t : sends)
+    if (t.src != t.dst)
+      sent.push_back(&t);
+  for (const Transfer &t : receives)
+    received.push_back(&t);
+  std::sort(sent.begin(), sent.end(), before);
+  std::sort(received.begin(), received.end(), before);
+  size_t i = 0;
+  while (i < sent.size() && i < received.size() &&
+         key(*sent[i]) == key(*received[i]))
+    ++i;
+  if (i == sent.size() && i == received.size())
+    return "";
+  // The first message one side lists and the other does not.
+  bool sendMissing = i == received.size() ||
+                     (i < sent.size() && before(sent[i], received[i]));
+  const Transfer &t = sendMissing ? *sent[i] : *received[i];
+  std::string text = "rank " + std::to_string(t.src) + " sends rank " +
+                     std::to_string(t.dst) + " its parts " + partList(t.sent) +
+                     " as " + partList(t.received);
+  return text + (sendMissing ? ", which rank " + std::to_string(t.dst) +
+                                   " does not receive so"
+                             : " only in rank " + std::to_string(t.dst) +
+                                   "'s plan, not in its own");
+}
+
+std::vector<Transfer>
+coll::transfersOfRanks(int64_t P, llvm::function_ref<PlanStep(int rank)> stepOf) {
+  StepAssembly step;
+  for (int64_t x = 0; x < P; ++x)
+    step.add(static_cast<int>(x), stepOf(static_cast<int>(x)));
+  if (std::string why = step.mismatch(); !why.empty())
+    llvm::report_fatal_error("coll::transfersOfRanks: P = " + Twine(P) + ": " +
+                             why);
+  return step.takeTransfers();
+}
 
 ProgramOp coll::expandPlans(CollectiveOp spec, int64_t P, OpBuilder &builder,
                             llvm::function_ref<Plan(int rank)> planOf,
                             GroupKindAttr group) {
-  std::vector<StepTransfers> steps;
+  std::vector<StepAssembly> steps;
   std::vector<std::string> phases;
+  std::vector<std::optional<Action>> actions;
   int parts = 1, scratchParts = 0;
-  auto add = [&](StepTransfers &step, int src, int dst, Action action,
-                 const std::vector<int> &sent,
-                 const std::vector<int> &received) {
-    SmallVector<int64_t> read(sent.begin(), sent.end()),
-        written(received.begin(), received.end());
-    step.sources.push_back(src);
-    step.destinations.push_back(dst);
-    step.moved |= read != written;
-    step.parts.push_back(builder.getDenseI64ArrayAttr(read));
-    step.into.push_back(builder.getDenseI64ArrayAttr(written));
-    step.action = action;
-  };
   for (int r = 0; r < P; ++r) {
     Plan plan = planOf(r);
     if (r == 0) {
       steps.resize(plan.numSteps);
       phases.resize(plan.numSteps);
+      actions.resize(plan.numSteps);
       parts = plan.parts;
       scratchParts = plan.scratchParts;
     }
@@ -72,14 +127,15 @@ ProgramOp coll::expandPlans(CollectiveOp spec, int64_t P, OpBuilder &builder,
         llvm::report_fatal_error("coll::expandPlans: rank " + Twine(r) +
                                  "'s plan has step " + Twine(step.step) +
                                  " of " + Twine(plan.numSteps));
-      StepTransfers &transfers = steps[step.step];
       if (phases[step.step].empty()) // the same on every rank that has it
         phases[step.step] = phaseOf(plan, step);
-      for (const PlanMessage &m : step.sends)
-        add(transfers, r, m.peer, step.action, m.parts, m.peerParts);
-      for (const PlanMessage &m : step.receives)
-        if (m.peer == r) // a local copy: read peerParts, write parts
-          add(transfers, r, r, step.action, m.peerParts, m.parts);
+      steps[step.step].add(r, step);
+      if (actions[step.step] && *actions[step.step] != step.action)
+        llvm::report_fatal_error("coll::expandPlans: P = " + Twine(P) +
+                                 ", step " + Twine(step.step) + ": rank " +
+                                 Twine(r) + " merges otherwise than a rank "
+                                 "before it");
+      actions[step.step] = step.action;
     }
   }
   ProgramOp program =
@@ -88,16 +144,29 @@ ProgramOp coll::expandPlans(CollectiveOp spec, int64_t P, OpBuilder &builder,
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(&program.getBody().front());
   for (size_t s = 0; s < steps.size(); ++s) {
-    StepTransfers &step = steps[s];
-    if (step.sources.empty())
+    if (std::string why = steps[s].mismatch(); !why.empty())
+      llvm::report_fatal_error("coll::expandPlans: P = " + Twine(P) +
+                               ", step " + Twine(s) + ": " + why);
+    const std::vector<Transfer> &transfers = steps[s].transfers();
+    if (transfers.empty())
       continue;
-    StepKind kind = *step.action == Action::copy      ? StepKind::copy
-                    : *step.action == Action::combine ? StepKind::combine
-                                                      : StepKind::fold;
-    appendTransferStep(builder, spec.getLoc(), phases[s], kind, step.sources,
-                       step.destinations, step.parts,
-                       step.moved ? ArrayRef<Attribute>(step.into)
-                                  : ArrayRef<Attribute>());
+    SmallVector<int64_t> sources, destinations;
+    SmallVector<Attribute> sent, received;
+    bool moved = false; // some transfer files its parts under other indices
+    for (const Transfer &t : transfers) {
+      sources.push_back(t.src);
+      destinations.push_back(t.dst);
+      sent.push_back(builder.getDenseI64ArrayAttr(t.sent));
+      received.push_back(builder.getDenseI64ArrayAttr(t.received));
+      moved |= t.sent != t.received;
+    }
+    StepKind kind = *actions[s] == Action::copy      ? StepKind::copy
+                    : *actions[s] == Action::combine ? StepKind::combine
+                                                     : StepKind::fold;
+    appendTransferStep(builder, spec.getLoc(), phases[s], kind, sources,
+                       destinations, sent,
+                       moved ? ArrayRef<Attribute>(received)
+                             : ArrayRef<Attribute>());
   }
   return program;
 }

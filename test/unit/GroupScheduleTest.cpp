@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <vector>
 
 using namespace coll;
@@ -152,5 +153,136 @@ TEST_CASE("reduce_scatter and allgather are the two halves: ceil(log2 P) or "
         CHECK(vectors == P - 1);
         CHECK(steps == (schedule == ScheduleKind::linear ? P - 1 : ceilLog2(P)));
       }
+  }
+}
+
+// The transfers of a range move are every rank's coll::vectorStep; against
+// the closed form of a cyclic move (design.md 3.1): rank x sends parts
+// x - from - i (mod P) to x + to - from, in the order of their chunks.
+TEST_CASE("a move's transfers: rank x sends t_{from+i}^-1(x) to "
+          "t_to t_from^-1(x)") {
+  for (int64_t P = 2; P <= 12; ++P)
+    for (int64_t from = 0; from < P; ++from)
+      for (int64_t to = 0; to < P; ++to)
+        for (int64_t vectors = 1;
+             vectors + std::max(from, to) <= P && from != to; ++vectors) {
+          CAPTURE(P);
+          CAPTURE(from);
+          CAPTURE(to);
+          CAPTURE(vectors);
+          std::vector<Transfer> transfers =
+              transfersOfMove(GroupAlgebra(GroupKind::cyclic, P), from, to,
+                              vectors);
+          REQUIRE(static_cast<int64_t>(transfers.size()) == P);
+          for (int64_t x = 0; x < P; ++x) {
+            const Transfer &t = transfers[x];
+            CHECK(t.src == x);
+            CHECK(t.dst == ((x + to - from) % P + P) % P);
+            std::vector<int64_t> parts;
+            for (int64_t i = 0; i < vectors; ++i)
+              parts.push_back(((x - from - i) % P + P) % P);
+            std::sort(parts.begin(), parts.end());
+            CHECK(t.sent == parts);
+            CHECK(t.received == parts);
+          }
+        }
+}
+
+// On xor(8) the range [1, 3) -> [2, 4) is no permutation (1 xor 3 = 2,
+// 2 xor 3 = 1): coll::rangeMoves says where the vectors really go, and
+// the group level reads them as those slot moves.
+TEST_CASE("rangeMoves: an unaligned xor range goes where its first vector's "
+          "permutation takes it") {
+  XorGroup group(8);
+  std::vector<VectorMove> moves =
+      rangeMoves(group, GroupMove{1, 2, 2, Action::copy, ""});
+  REQUIRE(moves.size() == 2);
+  CHECK(moves[0].source == 1);
+  CHECK(moves[0].destination == 2);
+  CHECK(moves[1].source == 2);
+  CHECK(moves[1].destination == 1);
+}
+
+// Moves of one step with two permutations: a rank's sends go to two peers,
+// one message each, and a move within a placement is a local copy.
+TEST_CASE("vectorStep: one message per peer, local moves received from "
+          "oneself") {
+  CyclicGroup group(5);
+  // Slot 1 -> 2 (t_1 t_... moves by +1), slot 0 -> 3 (by +3), slot 4 -> 9
+  // (placement 4 onto copy 1 of placement 4: local).
+  std::vector<VectorMove> moves{{1, 2}, {0, 3}, {4, 9}};
+  PlanStep step = vectorStep(group, moves, Action::copy, 0);
+  REQUIRE(step.sends.size() == 2);
+  CHECK(step.sends[0].peer == 1);
+  CHECK(step.sends[0].parts == std::vector<int>{4});   // t_1^-1(0)
+  CHECK(step.sends[0].peerParts == std::vector<int>{4}); // t_2^-1(1)
+  CHECK(step.sends[1].peer == 3);
+  CHECK(step.sends[1].parts == std::vector<int>{0});
+  CHECK(step.sends[1].peerParts == std::vector<int>{0});
+  REQUIRE(step.receives.size() == 3);
+  CHECK(step.receives[0].peer == 4);
+  CHECK(step.receives[1].peer == 2);
+  CHECK(step.receives[2].peer == 0); // the local copy
+  CHECK(step.receives[2].peerParts == std::vector<int>{1});
+  CHECK(step.receives[2].parts == std::vector<int>{6});
+  // Every rank's steps together: each message received as sent.
+  std::vector<Transfer> transfers = transfersOfRanks(
+      5, [&](int x) { return vectorStep(group, moves, Action::copy, x); });
+  CHECK(transfers.size() == 15);
+}
+
+// The assembler refuses a plan whose two sides of a message disagree, and
+// names the message (what expandPlans and transfersOfRanks report).
+TEST_CASE("StepAssembly: a message received otherwise than sent is named") {
+  auto step = [](std::vector<PlanMessage> sends,
+                 std::vector<PlanMessage> receives) {
+    PlanStep s;
+    s.sends = std::move(sends);
+    s.receives = std::move(receives);
+    return s;
+  };
+  {
+    StepAssembly a;
+    a.add(0, step({{1, {0, 2}, {0, 2}}}, {}));
+    a.add(1, step({}, {{0, {0, 2}, {0, 2}}}));
+    CHECK(a.mismatch() == "");
+    REQUIRE(a.transfers().size() == 1);
+    CHECK(a.transfers()[0].sent == std::vector<int64_t>{0, 2});
+  }
+  {
+    StepAssembly a; // the receiver files part 2 under 3
+    a.add(0, step({{1, {0, 2}, {0, 2}}}, {}));
+    a.add(1, step({}, {{0, {0, 3}, {0, 2}}}));
+    CHECK(a.mismatch() == "rank 0 sends rank 1 its parts [0, 2] as [0, 2], "
+                          "which rank 1 does not receive so");
+  }
+  {
+    StepAssembly a; // a receive nobody sends
+    a.add(2, step({}, {{1, {4}, {5}}}));
+    CHECK(a.mismatch() == "rank 1 sends rank 2 its parts [5] as [4] only in "
+                          "rank 2's plan, not in its own");
+  }
+  {
+    StepAssembly a; // a message received twice
+    a.add(0, step({{1, {0}, {0}}}, {}));
+    a.add(1, step({}, {{0, {0}, {0}}, {0, {0}, {0}}}));
+    CHECK(a.mismatch() == "rank 0 sends rank 1 its parts [0] as [0] only in "
+                          "rank 1's plan, not in its own");
+  }
+  {
+    StepAssembly a;
+    a.add(3, step({{3, {1}, {2}}}, {}));
+    CHECK(a.mismatch() ==
+          "rank 3 sends to itself (a local copy is a receive from itself)");
+  }
+  {
+    StepAssembly a; // a local copy needs no send
+    a.add(3, step({}, {{3, {2}, {1}}}));
+    CHECK(a.mismatch() == "");
+    REQUIRE(a.transfers().size() == 1);
+    CHECK(a.transfers()[0].src == 3);
+    CHECK(a.transfers()[0].dst == 3);
+    CHECK(a.transfers()[0].sent == std::vector<int64_t>{1});
+    CHECK(a.transfers()[0].received == std::vector<int64_t>{2});
   }
 }

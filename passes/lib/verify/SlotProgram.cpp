@@ -233,25 +233,29 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
            llvm::zip(*step.getVectorSources(), *step.getVectorDestinations()))
         s.moves.push_back({src, dst});
     } else if (sp.groupLevel) {
-      // What runs (transfersOfMove) sends every vector of the range along
+      // What runs (coll::rangeMoves) sends every vector of the range along
       // the first one's permutation g = t_to t_from^-1, so vector from+i
       // lands on placement g t_{from+i}: to+i exactly when the range is
       // one permutation (always on cyclic(P), for aligned ranges on
       // xor(P)). Otherwise the slots name where the vectors really go.
       int64_t from = *step.getFrom(), to = *step.getTo(),
               vectors = *step.getVectors();
-      int64_t g = sp.algebra->quotient(to, from);
+      GroupMove move{static_cast<int>(from), static_cast<int>(to),
+                     static_cast<int>(vectors), Action::copy, ""};
+      std::vector<VectorMove> moves =
+          std::visit([&](const auto &g) { return rangeMoves(g, move); },
+                     sp.algebra->runtime());
       bool uniform = true;
       for (int64_t i = 0; i < vectors && uniform; ++i)
-        uniform = sp.algebra->compose(g, from + i) == to + i;
+        uniform = moves[i].destination == to + i;
       if (uniform) {
         s.isRange = true;
         s.from = from;
         s.to = to;
         s.vectors = vectors;
       } else {
-        for (int64_t i = 0; i < vectors; ++i)
-          s.moves.push_back({from + i, sp.algebra->compose(g, from + i)});
+        for (const VectorMove &m : moves)
+          s.moves.push_back({m.source, m.destination});
       }
     } else {
       std::vector<Transfer> transfers = transfersOfStep(step);

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "coll/group_moves.hpp"
 #include "coll/groups.hpp"
 #include "coll/plan.hpp"
 
@@ -56,6 +57,15 @@ struct ButterflyPlan {
     return n;
   }
 };
+
+// The slot moves of one step: sent[index] onto destination, per received
+// pair.
+inline std::vector<VectorMove> butterflyMoves(const ButterflyStep& step) {
+  std::vector<VectorMove> moves;
+  for (const auto& [index, destination] : step.received)
+    moves.push_back({step.sent[static_cast<std::size_t>(index)], destination});
+  return moves;
+}
 
 namespace detail {
 
@@ -212,56 +222,20 @@ ButterflyPlan butterflyPlan(const Group& group, int r) {
   return butterflyPlan(group.size(), r, [&](int a, int b) { return group.compose(a, b); });
 }
 
-// Rank `rank`'s plan of `butterfly` on `group`: vector slot c * P + p
-// holds, on rank x, part c * P + t_p^-1(x) (data part t_p^-1(x) of copy c;
-// parts P.. are the scratch copies). A local step copies parts within the
-// rank; a communication step sends every moved slot's part, as one message,
-// to t_to t_from^-1(x) and takes the same slots of t_from t_to^-1(x) into
-// its destinations. A slot sent to two destinations is sent twice (the
-// step program's transfers pair one part with one part). The pairs go in
-// the order of the sent parts' memory chunks, so that a message of
-// neighbouring chunks is one contiguous run.
+// Rank `rank`'s plan of `butterfly` on `group`: each step is the
+// vectorStep (coll/group_moves.hpp) of its slot moves, so slot c * P + p
+// holds, on rank x, part c * P + t_p^-1(x) (parts P.. are the scratch
+// copies); a local step copies parts within the rank. A slot sent to two
+// destinations is sent twice (the step program's transfers pair one part
+// with one part).
 template <class Group>
 Plan butterflyRankPlan(const ButterflyPlan& butterfly, const Group& group, int rank) {
   const int P = butterfly.P;
   Plan plan = emptyPlan(Kind::allreduce, P, rank, P, (butterfly.copies - 1) * P);
-  auto partOf = [&](int slot, int x) {
-    return slot / P * P + static_cast<int>(group.inverse(slot % P, x));
-  };
   for (const ButterflyStep& s : butterfly.steps) {
-    PlanStep step;
-    step.action = s.kind == ButterflyStep::Kind::fold ? Action::fold : Action::copy;
-    const bool local = s.kind == ButterflyStep::Kind::local;
-    const int to = local ? rank : movePeer(group, s.from, s.to, rank);
-    const int from = local ? rank : movePeer(group, s.to, s.from, rank);
-    // The sender's part of a pair's sent slot orders the pairs alike on
-    // both sides of the message.
-    auto order = [&](int x) {
-      std::vector<std::pair<int, int>> pairs(s.received.begin(), s.received.end());
-      auto key = [&](const std::pair<int, int>& pair) {
-        const int part = partOf(s.sent[static_cast<std::size_t>(pair.first)], x);
-        return std::pair<int, int>(part / P, static_cast<int>(group.position(part % P)));
-      };
-      std::stable_sort(pairs.begin(), pairs.end(),
-                       [&](const auto& a, const auto& b) { return key(a) < key(b); });
-      return pairs;
-    };
-    PlanMessage in{from, {}, {}};
-    for (const auto& [index, dst] : order(from)) {
-      in.parts.push_back(partOf(dst, rank));
-      in.peerParts.push_back(partOf(s.sent[static_cast<std::size_t>(index)], from));
-    }
-    if (!local) {
-      PlanMessage out{to, {}, {}};
-      for (const auto& [index, dst] : order(rank)) {
-        out.parts.push_back(partOf(s.sent[static_cast<std::size_t>(index)], rank));
-        out.peerParts.push_back(partOf(dst, to));
-      }
-      step.sends.push_back(std::move(out));
-    }
-    step.receives.push_back(std::move(in));
-    appendStep(plan, std::move(step),
-               local                                 ? "local"
+    const Action action = s.kind == ButterflyStep::Kind::fold ? Action::fold : Action::copy;
+    appendStep(plan, vectorStep(group, butterflyMoves(s), action, rank),
+               s.kind == ButterflyStep::Kind::local  ? "local"
                : s.kind == ButterflyStep::Kind::fold ? "reduce-scatter"
                                                      : "all-gather");
   }

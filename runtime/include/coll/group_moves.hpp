@@ -8,12 +8,13 @@
 // keeps every part's index).
 //
 // The compiler expands exactly these moves into the program it verifies
-// (and its transfers with moveSend), and generated code executes their
-// plan. Plain C++17: no MPI, no exceptions. `Group` is any group with
+// (reading each rank's transfers with vectorStep), and generated code
+// executes their plan. Plain C++17: no MPI, no exceptions. `Group` is any group with
 // act(k, x), inverse(k, x) and position(part) (coll/groups.hpp, or the
 // compiler's).
 
 #include <algorithm>
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,40 +78,100 @@ inline std::vector<GroupMove> groupMoves(GroupSchedule schedule, Kind kind, int 
   return moves;
 }
 
-// What rank x sends in `move`: its parts t_{from+i}^-1(x) to t_to t_from^-1(x),
-// in the order of their memory chunks (group.position), so that a message
-// of parts in consecutive chunks is one contiguous run on both sides.
+// A move of one vector slot onto another. Slot c * P + p is the vector of
+// copy c at placement p: on rank x it is part c * P + t_p^-1(x) (copy 0 is
+// the user's buffer, copies 1.. are scratch parts).
+struct VectorMove {
+  int source, destination;
+};
+
+// Rank x's part of vector slot `slot`.
 template <class Group>
-PlanMessage moveSend(const Group& group, const GroupMove& move, int x) {
-  PlanMessage m;
-  m.peer = movePeer(group, move.from, move.to, x);
-  for (int i = 0; i < move.vectors; ++i)
-    m.parts.push_back(static_cast<int>(group.inverse(move.from + i, x)));
-  std::sort(m.parts.begin(), m.parts.end(),
-            [&](int a, int b) { return group.position(a) < group.position(b); });
-  m.peerParts = m.parts;
-  return m;
+int slotPart(const Group& group, int slot, int x) {
+  const int P = group.size();
+  return slot / P * P + static_cast<int>(group.inverse(slot % P, x));
 }
 
-// The plan of `moves` on `group` for rank `rank` of P: one step per move, in
-// which the rank sends moveSend(rank) and receives moveSend(peer) from the
-// rank whose message comes to it, t_from t_to^-1(rank).
+// Rank `rank`'s part of one program step in which every rank makes the
+// vector-slot moves `moves`: move (s, d), placements p and q, takes the
+// vector by t_q t_p^-1, so rank x sends its part of s to t_q t_p^-1(x),
+// which files it as its part of d; a move within one placement is a local
+// copy (a receive from the rank itself). The moves between two ranks are
+// one message, its pairs in the order of the sender's parts' memory chunks
+// (group.position), so that neighbouring chunks are one contiguous run on
+// both sides. Every group family's steps are this: the range moves of
+// groupPlan and the shifted butterfly's slot moves (coll/butterfly.hpp),
+// and the compiler reads a program's moves with it.
+template <class Group>
+PlanStep vectorStep(const Group& group, const std::vector<VectorMove>& moves, Action action, int rank) {
+  const int P = group.size();
+  PlanStep step;
+  step.action = action;
+  auto order = [&](const VectorMove& m, int sender) {
+    const int part = slotPart(group, m.source, sender);
+    return std::pair<int, int>(part / P, static_cast<int>(group.position(part % P)));
+  };
+  // The messages of one side, peers in the order of their first move.
+  auto messages = [&](bool sending) {
+    std::vector<PlanMessage> out;
+    std::vector<std::vector<std::size_t>> movesOf;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      const int p = moves[i].source % P, q = moves[i].destination % P;
+      const int peer = sending ? movePeer(group, p, q, rank) : movePeer(group, q, p, rank);
+      if (sending && peer == rank) continue;  // a local copy is only received
+      std::size_t m = 0;
+      while (m < out.size() && out[m].peer != peer) ++m;
+      if (m == out.size()) {
+        out.push_back({peer, {}, {}});
+        movesOf.emplace_back();
+      }
+      movesOf[m].push_back(i);
+    }
+    for (std::size_t m = 0; m < out.size(); ++m) {
+      const int sender = sending ? rank : out[m].peer, receiver = sending ? out[m].peer : rank;
+      std::vector<std::size_t>& list = movesOf[m];
+      std::stable_sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) {
+        return order(moves[a], sender) < order(moves[b], sender);
+      });
+      for (std::size_t i : list) {
+        const int sent = slotPart(group, moves[i].source, sender);
+        const int filed = slotPart(group, moves[i].destination, receiver);
+        out[m].parts.push_back(sending ? sent : filed);
+        out[m].peerParts.push_back(sending ? filed : sent);
+      }
+    }
+    return out;
+  };
+  step.sends = messages(true);
+  step.receives = messages(false);
+  return step;
+}
+
+// The slot moves of a group-level `move`: every vector of the range goes
+// along the first one's permutation g = t_to t_from^-1, so vector from + i
+// lands on placement g t_{from+i} (to + i when the range is one
+// permutation: always on cyclic(P), for aligned ranges on xor(P), and for
+// the enumeration the compiler finds for a generated group).
+template <class Group>
+std::vector<VectorMove> rangeMoves(const Group& group, const GroupMove& move) {
+  const int P = group.size();
+  const int g = static_cast<int>(group.quotient(move.to, move.from));
+  std::vector<VectorMove> moves;
+  for (int i = 0; i < move.vectors; ++i) {
+    const int from = detail::wrap(move.from + i, P);
+    moves.push_back({from, static_cast<int>(group.compose(g, from))});
+  }
+  return moves;
+}
+
+// The plan of `moves` on `group` for rank `rank` of P: one step per move,
+// the vectorStep of its rangeMoves.
 template <class Group>
 Plan groupPlan(Kind kind, const std::vector<GroupMove>& moves, const Group& group, int P, int rank) {
   Plan plan = emptyPlan(kind, P, rank, P);
   if (P <= 1) return plan;
-  for (const GroupMove& move : moves) {
-    PlanStep step;
-    step.action = move.action;
-    if (move.vectors > 0) {
-      step.sends.push_back(moveSend(group, move, rank));
-      const int from = movePeer(group, move.to, move.from, rank);
-      PlanMessage in = moveSend(group, move, from);
-      in.peer = from;
-      step.receives.push_back(std::move(in));
-    }
-    appendStep(plan, std::move(step), move.phase);
-  }
+  for (const GroupMove& move : moves)
+    appendStep(plan, vectorStep(group, rangeMoves(group, move), move.action, rank), move.phase);
   return plan;
 }
 

@@ -81,8 +81,8 @@ class XorGroup {
 
 // Where a move of the vector at placement `from` onto placement `to` takes
 // rank x's part: to rank t_to t_from^-1(x) (design.md 3.1). Every group
-// family's peers are this (coll::moveSend, butterflyRankPlan, and the
-// compiler's reading of a step's vector moves).
+// family's peers are this (coll::vectorStep, which the plans and the
+// compiler's reading of a step's moves share).
 template <class Group>
 int movePeer(const Group& group, int from, int to, int x) {
   return static_cast<int>(group.act(to, group.inverse(from, x)));

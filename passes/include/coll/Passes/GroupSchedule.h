@@ -2,15 +2,16 @@
 //
 // The group algebra of design.md 3.1 (seeds/003): an abelian group of
 // permutations acting regularly on the ranks, and the schedules on it as
-// sequences of group-level moves (the runtime's coll/group_moves.hpp). The
-// expansion pass turns each move into per-rank transfers (coll::moveSend);
-// generated code runs the same moves' plan (coll::groupPlan).
+// sequences of group-level moves (the runtime's coll/group_moves.hpp). A
+// move's per-rank transfers are every rank's coll::vectorStep, the step
+// generated code runs (coll::groupPlan, coll::butterflyRankPlan).
 //
 //===----------------------------------------------------------------------===//
 #ifndef COLL_PASSES_GROUPSCHEDULE_H
 #define COLL_PASSES_GROUPSCHEDULE_H
 
 #include "coll/Dialect/CollOps.h"
+#include "coll/Passes/PlanProgram.h"
 #include "coll/butterfly.hpp"
 #include "coll/group_moves.hpp"
 #include "coll/groups.hpp"
@@ -101,25 +102,20 @@ mlir::FailureOr<GroupEnumeration> enumerateGroup(CollectiveOp spec,
 /// The same for a verified spec (whose verifier ruled failure out).
 GroupEnumeration enumerationOfSpec(CollectiveOp spec);
 
-/// One message of a step: `sent` parts of `src` arrive at `dst`, which
-/// takes the i-th as its part `received[i]`.
-struct Transfer {
-  int64_t src, dst;
-  std::vector<int64_t> sent, received;
-};
-
 /// A part named twice in one list of a transfer (a malformed message).
 std::optional<int64_t> repeatedPart(const std::vector<int64_t> &parts);
 
-/// The per-rank transfers of one group-level move: rank x sends the parts
-/// of placements from+i to t_to(t_from^-1(x)).
+/// The per-rank transfers of one group-level move: every rank's
+/// coll::vectorStep of its coll::rangeMoves (rank x sends the parts of
+/// placements from+i to t_to(t_from^-1(x))), as coll::groupPlan runs it.
 std::vector<Transfer> transfersOfMove(const GroupAlgebra &group, int64_t from,
                                       int64_t to, int64_t vectors);
 
 /// The per-rank transfers of group-level moves of vector slots (copy * P +
-/// placement): rank x sends its part of slot s to t_q t_p^-1 (x) for the
-/// placements p, q of s and its destination; a move within a placement is
-/// a local copy (a transfer to itself).
+/// placement): every rank's coll::vectorStep of them (rank x sends its
+/// part of slot s to t_q t_p^-1 (x) for the placements p, q of s and its
+/// destination; a move within a placement is a local copy, a transfer to
+/// itself), as coll::butterflyRankPlan runs them.
 std::vector<Transfer>
 transfersOfVectorMoves(const GroupAlgebra &group,
                        llvm::ArrayRef<int64_t> sources,
