@@ -242,12 +242,29 @@ llvm::SmallVector<int64_t> coll::autoValues(llvm::StringRef name,
   return values;
 }
 
+std::string coll::schedulesFor(CollectiveKind kind) {
+  llvm::SmallVector<std::string> takes;
+  for (const FamilyInfo &f : kFamilies)
+    if (serves(f, kind))
+      takes.push_back(std::string("'") + f.spelling + "'");
+  return choiceText(takes);
+}
+
 std::optional<FamilyViolation> coll::checkFamily(const FamilySpec &spec) {
   auto violation = [](SpecField field, std::string message) {
     return std::optional<FamilyViolation>(
         FamilyViolation{field, std::move(message)});
   };
   std::string schedule = stringifyScheduleKind(spec.schedule).str();
+  // A group on a family that takes none (a scan's `schedule linear;` would
+  // otherwise read as the ring).
+  if (spec.group)
+    for (const FamilyInfo &f : kFamilies)
+      if (f.schedule == spec.schedule && f.group == GroupUse::none &&
+          serves(f, spec.kind))
+        return violation(SpecField::group, std::string(f.name) + " ('" +
+                                               f.spelling +
+                                               "') takes no group");
   std::optional<Family> id =
       familyOf(spec.kind, spec.schedule, spec.group, spec.butterflyR);
   if (!id) {
@@ -266,22 +283,18 @@ std::optional<FamilyViolation> coll::checkFamily(const FamilySpec &spec) {
   const FamilyInfo &family = familyInfo(*id);
   std::string kind = stringifyCollectiveKind(spec.kind).str();
   if (!serves(family, spec.kind)) {
-    llvm::SmallVector<std::string> takes;
-    for (const FamilyInfo &f : kFamilies)
-      if (serves(f, spec.kind))
-        takes.push_back(std::string("'") + f.spelling + "'");
     bool shifted = spec.schedule == ScheduleKind::butterfly &&
                    spec.butterflyR != 0;
     return violation(shifted ? SpecField::butterflyR : SpecField::schedule,
                      std::string(family.name) + " ('" + family.spelling +
                          "') serves " + kindList(family.kinds) + ", not " +
-                         kind + "; " + kind + " takes " + choiceText(takes));
+                         kind + "; " + kind + " takes " +
+                         schedulesFor(spec.kind));
   }
   if (spec.group == GroupKind::xor_) {
-    if (spec.fixedRanks && !llvm::isPowerOf2_64(*spec.fixedRanks))
-      return violation(SpecField::group,
-                       "group xor(P) needs P to be a power of two, got P = " +
-                           std::to_string(*spec.fixedRanks));
+    if (spec.fixedRanks)
+      if (std::optional<std::string> bad = checkXorOrder(*spec.fixedRanks))
+        return violation(SpecField::group, *bad);
     if (!spec.fixedRanks && !spec.powerOfTwo)
       return violation(SpecField::group,
                        "group xor(P) needs P to be a power of two; constrain "
@@ -404,8 +417,20 @@ coll::checkGeneratedGroup(llvm::ArrayRef<std::vector<int64_t>> generators,
     return "a " + spelled.str() + " needs a fixed rank count";
   if (generators.empty())
     return std::nullopt;
-  std::vector<Permutation> perms(generators.begin(), generators.end());
   int64_t P = *fixedRanks;
+  for (const std::vector<int64_t> &images : generators) {
+    if (static_cast<int64_t>(images.size()) != P)
+      return "a generator has " + std::to_string(images.size()) +
+             " images for " + std::to_string(P) + " ranks";
+    std::vector<bool> seen(static_cast<size_t>(P), false);
+    for (int64_t x : images) {
+      if (x < 0 || x >= P || seen[static_cast<size_t>(x)])
+        return "a generator is not a permutation of [0, " + std::to_string(P) +
+               ")";
+      seen[static_cast<size_t>(x)] = true;
+    }
+  }
+  std::vector<Permutation> perms(generators.begin(), generators.end());
   if (std::optional<std::string> why = whyNotRegular(perms, P))
     return "the " + spelled.str() + " " + *why;
   bool gaveUp = false;
@@ -417,6 +442,15 @@ coll::checkGeneratedGroup(llvm::ArrayRef<std::vector<int64_t>> generators,
                    : "this group has none") +
            "; use schedule linear, which works on any such group";
   return std::nullopt;
+}
+
+std::optional<std::string> coll::checkXorOrder(int64_t order,
+                                              llvm::StringRef name) {
+  if (order >= 1 && llvm::isPowerOf2_64(static_cast<uint64_t>(order)))
+    return std::nullopt;
+  return "group xor(" + name.str() + ") needs " + name.str() +
+         " to be a power of two, got " + name.str() + " = " +
+         std::to_string(order);
 }
 
 std::string coll::describeFamilies() {

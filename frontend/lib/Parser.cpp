@@ -436,9 +436,7 @@ LogicalResult Parser::parseKindArguments(Declaration &decl) {
   decl.elementType = *type;
   consume();
   // Kinds that move data without reducing it take no operator.
-  if (decl.kind != CollectiveKind::allreduce &&
-      decl.kind != CollectiveKind::reduce_scatter &&
-      decl.kind != CollectiveKind::reduce && !isScan(decl.kind))
+  if (!takesOperator(decl.kind))
     return expect(Token::greater);
   if (failed(expect(Token::comma)))
     return failure();
@@ -594,10 +592,11 @@ LogicalResult Parser::parseGroup(Declaration &decl) {
     if ((more || !decl.factors.empty()) && !order)
       return error(argLoc, "a factor of a product group needs a fixed order, "
                            "not '" + decl.groupVar + "'");
-    if ((more || !decl.factors.empty()) && *group == GroupKind::xor_ &&
-        !llvm::isPowerOf2_64(static_cast<uint64_t>(*order)))
-      return error(argLoc, "group xor(n) needs n to be a power of two, got " +
-                               llvm::Twine(*order));
+    if (more || !decl.factors.empty())
+      if (std::optional<std::string> bad =
+              *group == GroupKind::xor_ ? checkXorOrder(*order, "n")
+                                        : std::nullopt)
+        return error(argLoc, *bad);
     decl.factors.push_back({*group, order.value_or(0)});
     if (!more)
       break;
@@ -939,12 +938,7 @@ LogicalResult Parser::finishScan(Declaration &decl, llvm::SMLoc closeLoc) {
     return error(decl.scheduleLoc.isValid() ? decl.scheduleLoc : closeLoc,
                  "collective '" + decl.name + "' of kind " +
                      stringifyCollectiveKind(decl.kind) +
-                     " needs 'schedule linear;' or 'schedule doubling;'");
-  if (failed(rejectStatements({decl.groupLoc},
-                               "a scan takes no group; it folds prefixes in "
-                               "rank order",
-                               decl.scheduleLoc, "the schedule is here")))
-    return failure();
+                     " needs " + schedulesFor(decl.kind));
   if (!decl.ranksLoc.isValid())
     return error(closeLoc, "collective '" + decl.name +
                                "' needs a 'ranks' statement");
@@ -961,19 +955,13 @@ LogicalResult Parser::finishDigits(Declaration &decl, llvm::SMLoc closeLoc) {
     return checkAndBuild(decl); // the catalogue names what it serves
   if (!routing.isValid() || (decl.schedule && !isDigitSchedule(*decl.schedule)))
     return error(routing.isValid() ? routing : closeLoc,
-                 "collective '" + decl.name +
-                     "' of kind alltoall needs 'digits radix(k);', 'digits "
-                     "balanced_ternary;' or 'schedule direct;'");
+                 "collective '" + decl.name + "' of kind alltoall needs " +
+                     schedulesFor(CollectiveKind::alltoall));
   if (decl.digitsLoc.isValid() &&
       failed(rejectStatements({decl.scheduleLoc},
                               "a collective takes either 'digits' or a "
                               "'schedule', not both",
                               decl.digitsLoc, "the digits are here")))
-    return failure();
-  if (failed(rejectStatements({decl.groupLoc},
-                              "a digit routing takes no group; offsets are "
-                              "mod P",
-                              routing, "the routing is here")))
     return failure();
   if (!decl.ranksLoc.isValid())
     return error(closeLoc, "collective '" + decl.name +

@@ -71,7 +71,7 @@ coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<broadcast>, o
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op a tree schedule (binomial) takes no group}}
+// expected-error @+1 {{'coll.collective' op the binomial tree ('tree binomial;') takes no group}}
 coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<broadcast>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, root = 0 : i64, schedule = #coll.schedule<binomial>}
 
 // -----
@@ -116,7 +116,7 @@ coll.collective @c {arity = 1 : i64, flat_below = 16 : i64, kind = #coll.kind<re
 
 // -----
 
-// expected-error @+1 {{'coll.program' op group xor needs a power-of-two rank count, got 6}}
+// expected-error @+1 {{'coll.program' op group xor(P) needs P to be a power of two, got P = 6}}
 coll.program @p attributes {group = #coll.group<xor>, kind = #coll.kind<allreduce>, num_parts = 6 : i64, num_ranks = 6 : i64, op = #coll.op<sum>} {
 }
 
@@ -196,12 +196,12 @@ coll.program @p attributes {group = #coll.group<generated>, kind = #coll.kind<al
 // -----
 
 // The catalogue's rules (dialect/lib/Catalogue.cpp), one case each.
-// expected-error @+1 {{'coll.collective' op schedule doubling takes no group}}
+// expected-error @+1 {{'coll.collective' op the doubling scan ('schedule doubling;') takes no group}}
 coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<inclusive_scan>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<doubling>}
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op a digit routing (direct) takes no group}}
+// expected-error @+1 {{'coll.collective' op the pairwise exchange ('schedule direct;') takes no group}}
 coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<alltoall>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<direct>}
 
 // -----

@@ -77,3 +77,36 @@ TEST_CASE("checkFamily: the field a violation is about") {
   CHECK(checkFamily(spec)->field == SpecField::group);
   CHECK(checkFamily(spec)->message == "group xor(P) needs P to be a power of two, got P = 6");
 }
+
+TEST_CASE("rules stated once: xor orders, schedules per kind, groups on "
+          "families that take none, generators") {
+  CHECK(checkXorOrder(8) == std::nullopt);
+  CHECK(checkXorOrder(1) == std::nullopt);
+  CHECK(checkXorOrder(6) == "group xor(P) needs P to be a power of two, got P = 6");
+  CHECK(checkXorOrder(0, "n") == "group xor(n) needs n to be a power of two, got n = 0");
+  CHECK(schedulesFor(CollectiveKind::inclusive_scan) ==
+        "'schedule linear;' or 'schedule doubling;'");
+  CHECK(schedulesFor(CollectiveKind::alltoall) ==
+        "'schedule direct;', 'digits radix(k);' or 'digits balanced_ternary;'");
+  // `schedule linear;` with a group would read as the ring, which serves no
+  // scan: the catalogue names the family the kind meant.
+  FamilySpec scan;
+  scan.kind = CollectiveKind::inclusive_scan;
+  scan.schedule = ScheduleKind::linear;
+  scan.group = GroupKind::cyclic;
+  std::optional<FamilyViolation> v = checkFamily(scan);
+  REQUIRE(v);
+  CHECK(v->field == SpecField::group);
+  CHECK(v->message == "the scan chain ('schedule linear;') takes no group");
+  scan.group = std::nullopt;
+  CHECK_FALSE(checkFamily(scan));
+  // Generators as image lists (the op verifier's form).
+  CHECK(checkGeneratedGroup({{1, 0, 3}}, 4, ScheduleKind::linear) ==
+        "a generator has 3 images for 4 ranks");
+  CHECK(checkGeneratedGroup({{1, 1, 3, 2}}, 4, ScheduleKind::linear) ==
+        "a generator is not a permutation of [0, 4)");
+  CHECK(checkGeneratedGroup({{1, 0, 3, 4}}, 4, ScheduleKind::linear) ==
+        "a generator is not a permutation of [0, 4)");
+  CHECK(checkGeneratedGroup({{1, 2, 3, 0}}, 4, ScheduleKind::linear) ==
+        std::nullopt);
+}

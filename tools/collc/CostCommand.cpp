@@ -135,11 +135,15 @@ static void printTable(llvm::raw_ostream &os, llvm::StringRef title,
 /// "M < 7,124 B", "7,124 B <= M < 9,083 B", "9,083 B <= M" or "any M"
 /// for the sizes [from, until) (from = 0: no lower end; until infinite:
 /// no upper end).
+/// A size range as the header's dispatcher tests it (coll::thresholdBytes).
 static std::string rangeText(double from, double until) {
-  std::string upper = std::isinf(until) ? "" : " < " + sizeText(until);
+  std::string upper =
+      thresholdBytes(until) == UINT64_MAX
+          ? ""
+          : " < " + sizeText(static_cast<double>(thresholdBytes(until)));
   if (from == 0)
     return upper.empty() ? "any M" : "M" + upper;
-  return sizeText(from) + " <= M" + upper;
+  return sizeText(static_cast<double>(thresholdBytes(from))) + " <= M" + upper;
 }
 
 /// cost and explain on an optical circuit switch: each candidate's cheapest
@@ -219,10 +223,22 @@ static std::string rangesLine(const std::vector<std::pair<double, size_t>> &rang
   std::string line;
   for (auto [until, i] : ranges) {
     line += name(i);
-    if (!std::isinf(until))
-      line += " < " + sizeText(until) + " <= ";
+    if (thresholdBytes(until) != UINT64_MAX)
+      line += " < " + sizeText(static_cast<double>(thresholdBytes(until))) +
+              " <= ";
   }
   return line;
+}
+
+/// Whether `--collective NAME` selects `spec`: its own name, or the
+/// `choose` it is a candidate of (then explain prices exactly the
+/// dispatcher's candidates). No name selects every collective.
+static bool selects(const collc::CostCommandOptions &options,
+                    CollectiveOp spec) {
+  if (options.collective.empty() || spec.getSymName() == options.collective)
+    return true;
+  std::optional<StringRef> choice = spec.getChoiceOf();
+  return choice && *choice == options.collective;
 }
 
 /// explain over several communicator sizes: one line per P.
@@ -232,7 +248,7 @@ static int runExplainSummary(ModuleOp module,
                              std::vector<int64_t> counts) {
   std::vector<CollectiveOp> specs;
   for (CollectiveOp spec : module.getOps<CollectiveOp>())
-    if (options.collective.empty() || spec.getSymName() == options.collective)
+    if (selects(options, spec))
       specs.push_back(spec);
   if (specs.empty()) {
     emitError(module.getLoc(), "no collective named '" + options.collective +
@@ -323,16 +339,20 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
   if (!model)
     return collc::kInputError;
   // explain over several P: a list, or no --ranks on a symbolic count.
+  std::vector<CollectiveOp> specs;
+  for (CollectiveOp spec : module.getOps<CollectiveOp>())
+    if (selects(options, spec))
+      specs.push_back(spec);
   bool symbolic = llvm::any_of(
-      module.getOps<CollectiveOp>(), [&](CollectiveOp spec) {
-        return !spec.getNumRanks() && (options.collective.empty() ||
-                                       spec.getSymName() == options.collective);
-      });
+      specs, [](CollectiveOp spec) { return !spec.getNumRanks(); });
   if (options.explain &&
       (!options.rankList.empty() || (options.ranks == 0 && symbolic)))
     return runExplainSummary(module, options, *model, options.rankList);
   if (failed(expandAllCollectives(module, options.ranks, "--ranks N",
-                                  /*withTransfers=*/false)))
+                                  /*withTransfers=*/false,
+                                  [&](CollectiveOp spec) {
+                                    return selects(options, spec);
+                                  })))
     return collc::kInputError;
   struct Candidate {
     std::string name;
@@ -342,9 +362,6 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
   std::vector<Candidate> candidates;
   int64_t P = 0;
   for (ProgramOp program : module.getOps<ProgramOp>()) {
-    if (!options.collective.empty() &&
-        program.getSymName() != options.collective)
-      continue;
     candidates.push_back({program.getSymName().str(), program, {}});
     P = static_cast<int64_t>(program.getNumRanks());
   }
@@ -355,6 +372,15 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
                                          options.collective + "'");
     return collc::kInputError;
   }
+  for (Candidate &c : candidates)
+    if (static_cast<int64_t>(c.program.getNumRanks()) != P) {
+      llvm::errs() << "collc: error: " << (options.explain ? "explain" : "cost")
+                   << " compares its candidates at one P, and '" << c.name
+                   << "' is for P = " << c.program.getNumRanks() << ", '"
+                   << candidates.back().name << "' for P = " << P
+                   << "; name one with --collective\n";
+      return collc::kInputError;
+    }
   if (model->isOpticalSwitch()) {
     std::vector<std::pair<std::string, ProgramOp>> programs;
     for (const Candidate &c : candidates)
@@ -387,8 +413,19 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
   }
 
   // explain: the affine costs, the lower envelope, the pairwise crossovers.
-  for (Candidate &c : candidates)
-    c.cost = affineCost(c.program, *model, machine);
+  // The dispatcher's own pricing (coll::pricePrograms): explain's costs
+  // and ranges are the thresholds a `choose` compiles to.
+  std::vector<ProgramOp> programs;
+  for (const Candidate &c : candidates)
+    programs.push_back(c.program);
+  std::optional<PricedCandidates> priced =
+      pricePrograms(programs, P, *model, topologyError);
+  if (!priced) {
+    llvm::errs() << "collc: error: " << topologyError << "\n";
+    return collc::kInputError;
+  }
+  for (size_t i = 0; i < candidates.size(); ++i)
+    candidates[i].cost = *priced->costs[i];
   os << "each candidate costs fixed + per-byte * M (M = count * sizeof(T)):\n";
   size_t nameWidth = 18;
   for (const Candidate &c : candidates)
@@ -410,12 +447,9 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
     os << ")\n";
   }
   os << "fastest by size:\n";
-  std::vector<std::optional<AffineCost>> costs;
-  for (const Candidate &c : candidates)
-    costs.push_back(c.cost);
   std::vector<size_t> winners; // in the order of the size ranges
   double from = 0;
-  for (auto [until, i] : cheapestBySize(costs)) {
+  for (auto [until, i] : priced->cheapest) {
     os << "  " << rangeText(from, until) << ": " << candidates[i].name
        << "\n";
     winners.push_back(i);

@@ -80,6 +80,7 @@ const char *const kUsage = R"(usage:
       Each collective's cost as fixed + per-byte * M, the fastest one per
       size range, and where each pair crosses. With a LIST (2..16), or no
       --ranks on a symbolic P (then 1..64): per P, the fastest by size.
+      --collective takes a collective's name or a choose's (its candidates).
   collc sweep --model MODEL [--retri N] [--bruck N] [--svg OUT.svg]
       ReTri and Bruck on an optical circuit switch over sizes 1 KiB..256 MiB
       and reconfiguration delays 1 us..50 ms, each with its best R (seed

@@ -1,6 +1,7 @@
 //===- CostModel.cpp - alpha-beta-gamma cost of step programs -------------===//
 #include "coll/Passes/CostModel.h"
 #include "coll/Passes/GroupSchedule.h"
+#include "coll/segments.hpp"
 #include "StepTraffic.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -304,28 +305,31 @@ std::vector<StepCost> coll::costOfSteps(ProgramOp program,
 }
 
 /// The messages of each super-step of a call of `bytes` bytes (the steps
-/// themselves without segments).
+/// themselves without segments), staggered and renamed as the runtime's
+/// coll::pipelinePlan does.
 static std::vector<Traffic> superStepTraffic(ProgramOp program, double bytes) {
-  int64_t S = segmentsOf(program);
+  int S = static_cast<int>(segmentsOf(program));
   double part = partBytes(program, bytes) / static_cast<double>(S);
   std::vector<Traffic> steps = trafficOfSteps(program, part);
   if (S == 1)
     return steps;
-  int64_t n = static_cast<int64_t>(steps.size());
-  int64_t parts = static_cast<int64_t>(program.getNumParts());
-  std::vector<Traffic> superSteps;
-  for (int64_t t = 0; t + 1 < n + S; ++t) {
+  int n = static_cast<int>(steps.size());
+  int scratch = static_cast<int>(program.getNumScratchParts().value_or(0));
+  int data = static_cast<int>(program.getNumParts()) - scratch;
+  std::vector<Traffic> staggered;
+  for (int t = 0; t < coll::superSteps(n, S); ++t) {
     Traffic traffic;
-    for (int64_t j = std::max<int64_t>(0, t - n + 1); j < S && j <= t; ++j)
+    auto [first, last] = superStep(t, n, S);
+    for (int j = first; j <= last; ++j)
       for (Message m : steps[t - j]) {
         for (auto *list : {&m.sent, &m.received})
           for (int64_t &b : *list)
-            b += j * parts;
+            b = pipelinedPart(static_cast<int>(b), j, data, scratch, S);
         traffic.push_back(std::move(m));
       }
-    superSteps.push_back(std::move(traffic));
+    staggered.push_back(std::move(traffic));
   }
-  return superSteps;
+  return staggered;
 }
 
 std::vector<StepCost> coll::costOfSuperSteps(ProgramOp program,

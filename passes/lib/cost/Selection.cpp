@@ -18,27 +18,35 @@ std::vector<int64_t> coll::pricedRankCounts(CollectiveOp spec) {
 }
 
 std::optional<PricedCandidates>
-coll::priceCandidates(llvm::ArrayRef<CollectiveOp> candidates, int64_t P,
-                      const MachineModel &model, std::string &why) {
+coll::pricePrograms(llvm::ArrayRef<ProgramOp> programs, int64_t P,
+                    const MachineModel &model, std::string &why) {
   std::optional<Topology> topology = model.topologyFor(P, why);
   if (!why.empty())
     return std::nullopt;
   PricedCandidates priced;
+  for (ProgramOp program : programs)
+    priced.costs.push_back(
+        program ? std::optional<AffineCost>(affineCost(
+                      program, model, topology ? &*topology : nullptr))
+                : std::nullopt);
+  priced.cheapest = cheapestBySize(priced.costs);
+  return priced;
+}
+
+std::optional<PricedCandidates>
+coll::priceCandidates(llvm::ArrayRef<CollectiveOp> candidates, int64_t P,
+                      const MachineModel &model, std::string &why) {
   if (candidates.empty())
-    return priced;
+    return pricePrograms({}, P, model, why);
   // Group schedules without their transfers: the moves alone price them.
   CollectiveOp first = candidates.front();
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(first.getLoc());
   OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
-  for (CollectiveOp c : candidates) {
-    if (!c.acceptsRanks(P)) {
-      priced.costs.push_back(std::nullopt);
-      continue;
-    }
-    ProgramOp program = expandCollective(c, P, builder, /*withTransfers=*/false);
-    priced.costs.push_back(
-        affineCost(program, model, topology ? &*topology : nullptr));
-  }
-  priced.cheapest = cheapestBySize(priced.costs);
-  return priced;
+  std::vector<ProgramOp> programs;
+  for (CollectiveOp c : candidates)
+    programs.push_back(c.acceptsRanks(P) ? expandCollective(
+                                               c, P, builder,
+                                               /*withTransfers=*/false)
+                                         : ProgramOp());
+  return pricePrograms(programs, P, model, why);
 }

@@ -25,6 +25,26 @@ struct SegmentSplit {
   std::size_t longest() const { return length(0); }
 };
 
+// The pipeline's shape (seeds/001's pipelined chain): `steps` steps run on
+// S segments take superSteps(steps, S) super-steps; super-step t runs step
+// t - j of segment j for the segments j of superStep(t, steps, S). The
+// runtime's pipelinePlan and the cost model's pricing of a pipelined
+// program both stagger by these.
+struct SuperStep {
+  int first, last;  // its segments, first .. last (none when last < first)
+};
+inline int superSteps(int steps, int S) { return steps > 0 ? steps + S - 1 : 0; }
+inline SuperStep superStep(int t, int steps, int S) {
+  return {std::max(0, t - steps + 1), std::min(t, S - 1)};
+}
+
+// Segment j's part p of a plan with n data parts and q scratch parts, in
+// the pipelined plan of S segments: data parts segment by segment, then
+// the scratch parts segment by segment.
+inline int pipelinedPart(int p, int j, int n, int q, int S) {
+  return p < n ? j * n + p : S * n + j * q + (p - n);
+}
+
 // `plan` run on `segments` disjoint copies of its parts, pipelined: segment
 // j's data part p is part j * plan.parts + p (its scratch part q is part
 // segments * plan.parts + j * plan.scratchParts + q). In super-step t
@@ -42,13 +62,12 @@ inline Plan pipelinePlan(const Plan& plan, int segments) {
   out.root = plan.root;
   out.phases = plan.phases;
   out.numSteps = steps * S;
-  auto rename = [&](int p, int j) { return p < n ? j * n + p : S * n + j * q + (p - n); };
   // This rank's steps k of super-step t are those with t - S < k <= t:
   // plan.steps[lo, hi), taken from the last (segment t - k rising).
   std::size_t lo = 0, hi = 0;
   int number = 0;  // the first step of super-step t
-  for (int t = 0; t + 1 < steps + S; ++t) {
-    const int first = std::max(0, t - steps + 1), last = std::min(t, S - 1);
+  for (int t = 0; t < superSteps(steps, S); ++t) {
+    const auto [first, last] = superStep(t, steps, S);
     while (hi < plan.steps.size() && plan.steps[hi].step <= t) ++hi;
     while (lo < hi && plan.steps[lo].step <= t - S) ++lo;
     for (std::size_t i = hi; i-- > lo;) {
@@ -57,8 +76,8 @@ inline Plan pipelinePlan(const Plan& plan, int segments) {
       PlanStep step = from;
       for (std::vector<PlanMessage>* list : {&step.sends, &step.receives})
         for (PlanMessage& m : *list) {
-          for (int& p : m.parts) p = rename(p, j);
-          for (int& p : m.peerParts) p = rename(p, j);
+          for (int& p : m.parts) p = pipelinedPart(p, j, n, q, S);
+          for (int& p : m.peerParts) p = pipelinedPart(p, j, n, q, S);
         }
       step.step = number + (j - first);
       step.exchange = number;

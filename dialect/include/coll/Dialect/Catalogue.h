@@ -145,14 +145,19 @@ std::optional<std::string> checkRoot(CollectiveKind kind,
 /// only a custom operator may be noncommutative;
 std::optional<std::string> checkOperator(ReduceOp op, bool noncommutative);
 /// a group given by generators (`spelled`: "generated group" or "product
-/// group") needs a fixed P; its generators, permutations of the P ranks,
-/// must make an abelian group acting regularly, and on the butterfly one
+/// group") needs a fixed P; its generators must be permutations of the P
+/// ranks (P images each, every rank once) and make an abelian group acting regularly, and on the butterfly one
 /// with an enumeration in which every halving moves by one element
 /// (PermutationGroup.h). Without generators only the fixed P is checked.
 std::optional<std::string>
 checkGeneratedGroup(llvm::ArrayRef<std::vector<int64_t>> generators,
                     std::optional<int64_t> fixedRanks, ScheduleKind schedule,
                     llvm::StringRef spelled = "generated group");
+
+/// xor(n) is (Z_2)^k: n must be a power of two ("group xor(P) needs P to
+/// be a power of two, got P = 6"; `name` is how the order is called).
+std::optional<std::string> checkXorOrder(int64_t order,
+                                         llvm::StringRef name = "P");
 
 /// The rule for parameter `name` (e.g. "arity", "radix", "segments") of
 /// any family that has it: a message if `value` is out of its range.
@@ -167,6 +172,10 @@ std::optional<int64_t> parameterDefault(llvm::StringRef name);
 /// max.
 llvm::SmallVector<int64_t> autoValues(llvm::StringRef name,
                                       std::optional<int64_t> fixedRanks);
+
+/// How a .coll file selects each family that serves `kind`, in catalogue
+/// order: "'schedule linear;' or 'schedule doubling;'" for the scans.
+std::string schedulesFor(CollectiveKind kind);
 
 /// "allreduce, reduce_scatter and allgather".
 std::string kindList(llvm::ArrayRef<CollectiveKind> kinds);

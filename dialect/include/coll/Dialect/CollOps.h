@@ -34,6 +34,22 @@ inline bool isScan(CollectiveKind kind) {
   return kind == CollectiveKind::inclusive_scan ||
          kind == CollectiveKind::exclusive_scan;
 }
+/// The kinds that reduce with the caller's operator (`<T, op>` in a .coll
+/// file, an `Op op` parameter in the header): the others move data only.
+inline bool takesOperator(CollectiveKind kind) {
+  return kind == CollectiveKind::allreduce ||
+         kind == CollectiveKind::reduce_scatter ||
+         kind == CollectiveKind::reduce || isScan(kind);
+}
+/// The communicator sizes a spec admits: its fixed count, or every P >=
+/// atLeast (a root k needs k + 1 ranks), only powers of two if so
+/// constrained. acceptsRanks, describeRanks and the header's NAME_accepts
+/// all read it.
+struct RankRule {
+  std::optional<int64_t> fixed;
+  int64_t atLeast = 1;
+  bool powerOfTwo = false;
+};
 /// Direct, radix and balanced_ternary route all-to-all blocks by digits.
 inline bool isDigitSchedule(ScheduleKind schedule) {
   return schedule == ScheduleKind::direct || schedule == ScheduleKind::radix ||

@@ -71,10 +71,15 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
   let assemblyFormat = "$sym_name attr-dict";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
+    /// The communicator sizes the spec admits (its rank count and root).
+    RankRule rankRule();
     /// Whether the spec admits a communicator of `ranks` processes.
     bool acceptsRanks(int64_t ranks);
     /// The constraint in the words of the language, e.g. "P == 2^k".
     std::string describeRanks();
+    /// The same as a C++ condition on the variable `ranks` (a header's
+    /// NAME_accepts), e.g. "ranks >= 1 && (ranks & (ranks - 1)) == 0".
+    std::string acceptsCondition(llvm::StringRef ranks);
     /// Whether the schedule is a tree (flat, binomial, chain, hierarchical).
     bool isTree();
     /// Whether the schedule routes by digits (direct, radix,

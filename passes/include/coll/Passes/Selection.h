@@ -4,7 +4,8 @@
 // of each candidate (its program's affine cost on the model, on the
 // model's topology for P when it has one) and the cheapest per message
 // size. `collc compile` prints a `choose` dispatcher's thresholds from it
-// and `collc explain` its summary lines, so the two cannot disagree.
+// and `collc explain` its summary lines and its costs at one P, so they
+// cannot disagree.
 //
 //===----------------------------------------------------------------------===//
 #ifndef COLL_PASSES_SELECTION_H
@@ -15,12 +16,22 @@
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace coll {
+
+/// The whole byte count a size range of cheapestBySize (or of an optical
+/// switch's plans) ends before: sizes are whole bytes, so M < until is
+/// M < ceil(until). A header's dispatcher tests this and explain prints it;
+/// UINT64_MAX (no bound) from 1.8e19 B on, infinity included.
+inline uint64_t thresholdBytes(double until) {
+  return until < 1.8e19 ? static_cast<uint64_t>(std::ceil(until)) : UINT64_MAX;
+}
 
 /// The rank counts the compiler prices a spec at (a choose's thresholds,
 /// reconfigure auto's table, explain's summary): its fixed count, else
@@ -36,7 +47,15 @@ struct PricedCandidates {
   std::vector<std::pair<double, size_t>> cheapest;
 };
 
-/// Prices `candidates` at P on `model`. None, with `why`, when the model's
+/// Prices `programs` (for P ranks; a null one is a candidate that does
+/// not admit P) on `model`, on its topology for P if it has one. None,
+/// with `why`, when that topology does not fit P or cannot be read.
+/// `collc explain --ranks P` prices its programs here.
+std::optional<PricedCandidates>
+pricePrograms(llvm::ArrayRef<ProgramOp> programs, int64_t P,
+              const MachineModel &model, std::string &why);
+
+/// Prices `candidates` at P on `model` (expanded, then pricePrograms). None, with `why`, when the model's
 /// topology does not fit P (torus(2, 4) at P = 5) or cannot be read.
 std::optional<PricedCandidates>
 priceCandidates(llvm::ArrayRef<CollectiveOp> candidates, int64_t P,
