@@ -605,27 +605,22 @@ static LogicalResult emitSwitchTable(CollectiveOp spec,
                                      llvm::raw_ostream &os) {
   StringRef name = spec.getSymName();
   std::vector<int64_t> counts = pricedRankCounts(spec);
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(spec.getLoc());
-  OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
   std::string cases;
   llvm::raw_string_ostream body(cases);
   for (int64_t P : counts) {
     if (!spec.acceptsRanks(P))
       continue;
-    ProgramOp program =
-        expandCollective(spec, P, builder, /*withTransfers=*/false);
     std::string error;
-    std::optional<OpticalSwitch> ocs =
-        OpticalSwitch::build(program, model, error);
-    if (!ocs)
+    std::optional<PricedSwitch> priced = priceOnSwitch(spec, P, model, error);
+    if (!priced)
       return spec.emitError("collective '")
              << name << "' at P = " << P << ": " << error;
     body << "  case " << P << ":\n";
-    if (!ocs->routesMessages()) {
+    if (!priced->routes) {
       body << "    return {};\n";
       continue;
     }
-    for (auto &[until, plan] : ocs->plansBySize()) {
+    for (auto &[until, plan] : priced->plans) {
       std::string list = listText(plan.settings);
       if (thresholdBytes(until) == UINT64_MAX)
         body << "    return {" << list << "};\n";

@@ -273,8 +273,6 @@ static int runExplainSummary(ModuleOp module,
                "settings by size (M = count * sizeof(T)):\n"
              : "per communicator size, the fastest by size (M = count * "
                "sizeof(T)):\n");
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(module.getLoc());
-  OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
   for (int64_t P : counts) {
     std::vector<CollectiveOp> here;
     for (CollectiveOp spec : specs)
@@ -287,17 +285,17 @@ static int runExplainSummary(ModuleOp module,
     std::string label = "  P = " + std::to_string(P);
     if (model.isOpticalSwitch()) {
       for (CollectiveOp spec : here) {
-        ProgramOp program = expandCollective(spec, P, builder, false);
         std::string error;
-        std::optional<OpticalSwitch> ocs =
-            OpticalSwitch::build(program, model, error);
-        if (!ocs) {
+        std::optional<PricedSwitch> onSwitch =
+            priceOnSwitch(spec, P, model, error);
+        if (!onSwitch) {
           cannot(P, spec.getSymName().str() + ": " + error);
           continue;
         }
         ++priced;
         os << llvm::left_justify(label, 10) << spec.getSymName() << ": ";
-        std::vector<std::pair<double, SwitchPlan>> plans = ocs->plansBySize();
+        const std::vector<std::pair<double, SwitchPlan>> &plans =
+            onSwitch->plans;
         std::vector<std::pair<double, size_t>> ranges;
         for (size_t i = 0; i < plans.size(); ++i)
           ranges.push_back({plans[i].first, i});
@@ -345,6 +343,9 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
       specs.push_back(spec);
   bool symbolic = llvm::any_of(
       specs, [](CollectiveOp spec) { return !spec.getNumRanks(); });
+  std::vector<std::string> specNames; // they outlive the specs' expansion
+  for (CollectiveOp spec : specs)
+    specNames.push_back(spec.getSymName().str());
   if (options.explain &&
       (!options.rankList.empty() || (options.ranks == 0 && symbolic)))
     return runExplainSummary(module, options, *model, options.rankList);
@@ -362,6 +363,13 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
   std::vector<Candidate> candidates;
   int64_t P = 0;
   for (ProgramOp program : module.getOps<ProgramOp>()) {
+    // The selected specs' programs, and step programs of the input by name.
+    if (!options.collective.empty() &&
+        program.getSymName() != options.collective &&
+        llvm::none_of(specNames, [&](const std::string &name) {
+          return program.getSymName() == name;
+        }))
+      continue;
     candidates.push_back({program.getSymName().str(), program, {}});
     P = static_cast<int64_t>(program.getNumRanks());
   }

@@ -50,3 +50,18 @@ coll::priceCandidates(llvm::ArrayRef<CollectiveOp> candidates, int64_t P,
                                          : ProgramOp());
   return pricePrograms(programs, P, model, why);
 }
+
+std::optional<PricedSwitch> coll::priceOnSwitch(CollectiveOp spec, int64_t P,
+                                               const MachineModel &model,
+                                               std::string &why) {
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(spec.getLoc());
+  OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
+  ProgramOp program = expandCollective(spec, P, builder, /*withTransfers=*/false);
+  std::optional<OpticalSwitch> ocs = OpticalSwitch::build(program, model, why);
+  if (!ocs)
+    return std::nullopt;
+  PricedSwitch priced;
+  priced.routes = ocs->routesMessages();
+  priced.plans = ocs->plansBySize();
+  return priced;
+}

@@ -54,6 +54,19 @@ public:
   int64_t quotient(int64_t to, int64_t from) const {
     return visit([&](const auto &g) { return g.quotient(wrap(to), wrap(from)); });
   }
+  /// Where a move from placement `from` to `to` takes rank x's part
+  /// (coll::movePeer).
+  int64_t movePeer(int64_t from, int64_t to, int64_t x) const {
+    return visit([&](const auto &g) {
+      return coll::movePeer(g, wrap(from), wrap(to), wrap(x));
+    });
+  }
+  /// Rank x's part of vector slot `slot` (coll::slotPart).
+  int64_t slotPart(int64_t slot, int64_t x) const {
+    return visit([&](const auto &g) {
+      return coll::slotPart(g, static_cast<int>(slot), wrap(x));
+    });
+  }
   /// The memory chunk that holds `part` (the xor group bit-reverses, so
   /// that every message of recursive halving is one contiguous range).
   int64_t chunkOfPart(int64_t part) const { return position(part); }

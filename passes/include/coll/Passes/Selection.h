@@ -13,6 +13,7 @@
 
 #include "coll/Dialect/CollOps.h"
 #include "coll/Passes/CostModel.h"
+#include "coll/Passes/OpticalSwitch.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -60,6 +61,22 @@ pricePrograms(llvm::ArrayRef<ProgramOp> programs, int64_t P,
 std::optional<PricedCandidates>
 priceCandidates(llvm::ArrayRef<CollectiveOp> candidates, int64_t P,
                 const MachineModel &model, std::string &why);
+
+/// A spec's cheapest optical-switch settings per size at P (seeds/002):
+/// `plans` as OpticalSwitch::plansBySize gives them; `routes` false when
+/// the program sends nothing (no phase to set the switch for).
+struct PricedSwitch {
+  bool routes = false;
+  std::vector<std::pair<double, SwitchPlan>> plans;
+};
+
+/// Prices `spec` at P on an optical-switch `model` (expanded, then its
+/// phases on the switch). None, with `why`, when the switch cannot serve
+/// a phase. `collc compile`'s reconfigure table and `collc explain`'s
+/// summary both print this.
+std::optional<PricedSwitch> priceOnSwitch(CollectiveOp spec, int64_t P,
+                                          const MachineModel &model,
+                                          std::string &why);
 
 } // namespace coll
 
