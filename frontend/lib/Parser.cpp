@@ -592,10 +592,8 @@ LogicalResult Parser::parseGroup(Declaration &decl) {
     if ((more || !decl.factors.empty()) && !order)
       return error(argLoc, "a factor of a product group needs a fixed order, "
                            "not '" + decl.groupVar + "'");
-    if (more || !decl.factors.empty())
-      if (std::optional<std::string> bad =
-              *group == GroupKind::xor_ ? checkXorOrder(*order, "n")
-                                        : std::nullopt)
+    if ((more || !decl.factors.empty()) && *group == GroupKind::xor_)
+      if (std::optional<std::string> bad = checkXorOrder(*order, "n"))
         return error(argLoc, *bad);
     decl.factors.push_back({*group, order.value_or(0)});
     if (!more)

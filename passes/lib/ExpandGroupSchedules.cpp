@@ -192,9 +192,8 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
       // proof then checks that the enumeration puts every vector where the
       // schedule needs it.
       SmallVector<int64_t> sources, destinations;
-      for (const VectorMove &m : std::visit(
-               [&](const auto &g) { return rangeMoves(g, move); },
-               group.runtime())) {
+      for (const VectorMove &m :
+           group.rangeMoves(move.from, move.to, move.vectors)) {
         sources.push_back(m.source);
         destinations.push_back(m.destination);
       }
@@ -202,21 +201,18 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
                        sources, destinations);
       continue;
     }
-    SmallVector<int64_t> sources, destinations;
-    SmallVector<Attribute> parts;
+    TransferAttrs transfers;
     if (withTransfers)
-      for (const Transfer &t :
-           transfersOfMove(group, move.from, move.to, move.vectors)) {
-        sources.push_back(t.src);
-        destinations.push_back(t.dst);
-        parts.push_back(builder.getDenseI64ArrayAttr(t.sent));
-      }
+      transfers = transferAttrs(
+          builder, transfersOfMove(group, move.from, move.to, move.vectors));
     builder.create<StepOp>(
         spec.getLoc(), builder.getStringAttr(move.phase),
         StepKindAttr::get(builder.getContext(), stepKindOf(move)),
-        builder.getDenseI64ArrayAttr(sources),
-        builder.getDenseI64ArrayAttr(destinations), builder.getArrayAttr(parts),
-        /*received_parts=*/nullptr, builder.getI64IntegerAttr(from),
+        builder.getDenseI64ArrayAttr(transfers.sources),
+        builder.getDenseI64ArrayAttr(transfers.destinations),
+        builder.getArrayAttr(transfers.sent),
+        transfers.moved ? builder.getArrayAttr(transfers.received) : ArrayAttr(),
+        builder.getI64IntegerAttr(from),
         builder.getI64IntegerAttr(to), builder.getI64IntegerAttr(move.vectors),
         /*vector_sources=*/nullptr, /*vector_destinations=*/nullptr);
   }

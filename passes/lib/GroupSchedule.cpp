@@ -108,19 +108,22 @@ coll::repeatedPart(const std::vector<int64_t> &listed) {
   return *it;
 }
 
-std::vector<Transfer> coll::transfersOfMove(const GroupAlgebra &group,
-                                            int64_t from, int64_t to,
-                                            int64_t vectors) {
-  GroupMove move{static_cast<int>(from), static_cast<int>(to),
-                 static_cast<int>(vectors), Action::copy, ""};
+/// Every rank's coll::vectorStep of `moves`, as transfers.
+static std::vector<Transfer> transfersOfSlotMoves(const GroupAlgebra &group,
+                                                  const std::vector<VectorMove> &moves) {
   return std::visit(
       [&](const auto &g) {
-        std::vector<VectorMove> moves = rangeMoves(g, move);
         return transfersOfRanks(group.order(), [&](int x) {
           return vectorStep(g, moves, Action::copy, x);
         });
       },
       group.runtime());
+}
+
+std::vector<Transfer> coll::transfersOfMove(const GroupAlgebra &group,
+                                            int64_t from, int64_t to,
+                                            int64_t vectors) {
+  return transfersOfSlotMoves(group, group.rangeMoves(from, to, vectors));
 }
 
 std::vector<Transfer> coll::transfersOfVectorMoves(const GroupAlgebra &group,
@@ -129,13 +132,7 @@ std::vector<Transfer> coll::transfersOfVectorMoves(const GroupAlgebra &group,
   std::vector<VectorMove> moves;
   for (auto [src, dst] : llvm::zip(sources, destinations))
     moves.push_back({static_cast<int>(src), static_cast<int>(dst)});
-  return std::visit(
-      [&](const auto &g) {
-        return transfersOfRanks(group.order(), [&](int x) {
-          return vectorStep(g, moves, Action::copy, x);
-        });
-      },
-      group.runtime());
+  return transfersOfSlotMoves(group, moves);
 }
 
 std::vector<Transfer> coll::transfersOfStep(StepOp step) {

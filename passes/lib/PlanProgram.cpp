@@ -34,10 +34,10 @@ void StepAssembly::add(int rank, const PlanStep &step) {
     return std::vector<int64_t>(parts.begin(), parts.end());
   };
   for (const PlanMessage &m : step.sends) {
-    if (m.peer == rank && selfSender < 0)
-      selfSender = rank;
-    else if (m.peer != rank)
+    if (m.peer != rank)
       sends.push_back({rank, m.peer, list(m.parts), list(m.peerParts)});
+    else if (selfSender < 0) // reported by mismatch()
+      selfSender = rank;
   }
   for (const PlanMessage &m : step.receives) {
     if (m.peer == rank) // a local copy: read peerParts, write parts
@@ -102,6 +102,19 @@ coll::transfersOfRanks(int64_t P, llvm::function_ref<PlanStep(int rank)> stepOf)
   return step.takeTransfers();
 }
 
+TransferAttrs coll::transferAttrs(OpBuilder &builder,
+                                 llvm::ArrayRef<Transfer> transfers) {
+  TransferAttrs attrs;
+  for (const Transfer &t : transfers) {
+    attrs.sources.push_back(t.src);
+    attrs.destinations.push_back(t.dst);
+    attrs.sent.push_back(builder.getDenseI64ArrayAttr(t.sent));
+    attrs.received.push_back(builder.getDenseI64ArrayAttr(t.received));
+    attrs.moved |= t.sent != t.received;
+  }
+  return attrs;
+}
+
 ProgramOp coll::expandPlans(CollectiveOp spec, int64_t P, OpBuilder &builder,
                             llvm::function_ref<Plan(int rank)> planOf,
                             GroupKindAttr group) {
@@ -150,23 +163,14 @@ ProgramOp coll::expandPlans(CollectiveOp spec, int64_t P, OpBuilder &builder,
     const std::vector<Transfer> &transfers = steps[s].transfers();
     if (transfers.empty())
       continue;
-    SmallVector<int64_t> sources, destinations;
-    SmallVector<Attribute> sent, received;
-    bool moved = false; // some transfer files its parts under other indices
-    for (const Transfer &t : transfers) {
-      sources.push_back(t.src);
-      destinations.push_back(t.dst);
-      sent.push_back(builder.getDenseI64ArrayAttr(t.sent));
-      received.push_back(builder.getDenseI64ArrayAttr(t.received));
-      moved |= t.sent != t.received;
-    }
+    TransferAttrs attrs = transferAttrs(builder, transfers);
     StepKind kind = *actions[s] == Action::copy      ? StepKind::copy
                     : *actions[s] == Action::combine ? StepKind::combine
                                                      : StepKind::fold;
-    appendTransferStep(builder, spec.getLoc(), phases[s], kind, sources,
-                       destinations, sent,
-                       moved ? ArrayRef<Attribute>(received)
-                             : ArrayRef<Attribute>());
+    appendTransferStep(builder, spec.getLoc(), phases[s], kind, attrs.sources,
+                       attrs.destinations, attrs.sent,
+                       attrs.moved ? ArrayRef<Attribute>(attrs.received)
+                                   : ArrayRef<Attribute>());
   }
   return program;
 }

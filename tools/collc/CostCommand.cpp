@@ -134,8 +134,8 @@ static void printTable(llvm::raw_ostream &os, llvm::StringRef title,
 
 /// "M < 7,124 B", "7,124 B <= M < 9,083 B", "9,083 B <= M" or "any M"
 /// for the sizes [from, until) (from = 0: no lower end; until infinite:
-/// no upper end).
-/// A size range as the header's dispatcher tests it (coll::thresholdBytes).
+/// no upper end), its bounds rounded as the header's dispatcher tests them
+/// (coll::thresholdBytes).
 static std::string rangeText(double from, double until) {
   std::string upper =
       thresholdBytes(until) == UINT64_MAX
@@ -426,14 +426,9 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
   std::vector<ProgramOp> programs;
   for (const Candidate &c : candidates)
     programs.push_back(c.program);
-  std::optional<PricedCandidates> priced =
-      pricePrograms(programs, P, *model, topologyError);
-  if (!priced) {
-    llvm::errs() << "collc: error: " << topologyError << "\n";
-    return collc::kInputError;
-  }
+  PricedCandidates priced = pricePrograms(programs, *model, machine);
   for (size_t i = 0; i < candidates.size(); ++i)
-    candidates[i].cost = *priced->costs[i];
+    candidates[i].cost = *priced.costs[i];
   os << "each candidate costs fixed + per-byte * M (M = count * sizeof(T)):\n";
   size_t nameWidth = 18;
   for (const Candidate &c : candidates)
@@ -457,7 +452,7 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
   os << "fastest by size:\n";
   std::vector<size_t> winners; // in the order of the size ranges
   double from = 0;
-  for (auto [until, i] : priced->cheapest) {
+  for (auto [until, i] : priced.cheapest) {
     os << "  " << rangeText(from, until) << ": " << candidates[i].name
        << "\n";
     winners.push_back(i);

@@ -17,18 +17,14 @@ std::vector<int64_t> coll::pricedRankCounts(CollectiveOp spec) {
   return counts;
 }
 
-std::optional<PricedCandidates>
-coll::pricePrograms(llvm::ArrayRef<ProgramOp> programs, int64_t P,
-                    const MachineModel &model, std::string &why) {
-  std::optional<Topology> topology = model.topologyFor(P, why);
-  if (!why.empty())
-    return std::nullopt;
+PricedCandidates coll::pricePrograms(llvm::ArrayRef<ProgramOp> programs,
+                                     const MachineModel &model,
+                                     const Topology *topology) {
   PricedCandidates priced;
   for (ProgramOp program : programs)
-    priced.costs.push_back(
-        program ? std::optional<AffineCost>(affineCost(
-                      program, model, topology ? &*topology : nullptr))
-                : std::nullopt);
+    priced.costs.push_back(program ? std::optional<AffineCost>(
+                                         affineCost(program, model, topology))
+                                   : std::nullopt);
   priced.cheapest = cheapestBySize(priced.costs);
   return priced;
 }
@@ -36,8 +32,12 @@ coll::pricePrograms(llvm::ArrayRef<ProgramOp> programs, int64_t P,
 std::optional<PricedCandidates>
 coll::priceCandidates(llvm::ArrayRef<CollectiveOp> candidates, int64_t P,
                       const MachineModel &model, std::string &why) {
+  std::optional<Topology> topology = model.topologyFor(P, why);
+  if (!why.empty())
+    return std::nullopt;
+  const Topology *on = topology ? &*topology : nullptr;
   if (candidates.empty())
-    return pricePrograms({}, P, model, why);
+    return pricePrograms({}, model, on);
   // Group schedules without their transfers: the moves alone price them.
   CollectiveOp first = candidates.front();
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(first.getLoc());
@@ -48,7 +48,7 @@ coll::priceCandidates(llvm::ArrayRef<CollectiveOp> candidates, int64_t P,
                                                c, P, builder,
                                                /*withTransfers=*/false)
                                          : ProgramOp());
-  return pricePrograms(programs, P, model, why);
+  return pricePrograms(programs, model, on);
 }
 
 std::optional<PricedSwitch> coll::priceOnSwitch(CollectiveOp spec, int64_t P,

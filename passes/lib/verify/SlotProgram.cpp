@@ -240,11 +240,8 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
       // xor(P)). Otherwise the slots name where the vectors really go.
       int64_t from = *step.getFrom(), to = *step.getTo(),
               vectors = *step.getVectors();
-      GroupMove move{static_cast<int>(from), static_cast<int>(to),
-                     static_cast<int>(vectors), Action::copy, ""};
       std::vector<VectorMove> moves =
-          std::visit([&](const auto &g) { return rangeMoves(g, move); },
-                     sp.algebra->runtime());
+          sp.algebra->rangeMoves(from, to, vectors);
       bool uniform = true;
       for (int64_t i = 0; i < vectors && uniform; ++i)
         uniform = moves[i].destination == to + i;

@@ -146,9 +146,9 @@ std::optional<std::string> checkRoot(CollectiveKind kind,
 std::optional<std::string> checkOperator(ReduceOp op, bool noncommutative);
 /// a group given by generators (`spelled`: "generated group" or "product
 /// group") needs a fixed P; its generators must be permutations of the P
-/// ranks (P images each, every rank once) and make an abelian group acting regularly, and on the butterfly one
-/// with an enumeration in which every halving moves by one element
-/// (PermutationGroup.h). Without generators only the fixed P is checked.
+/// ranks (P images each, every rank once) and make an abelian group acting
+/// regularly, and on the butterfly one with an enumeration in which every
+/// halving moves by one element (PermutationGroup.h). Without generators only the fixed P is checked.
 std::optional<std::string>
 checkGeneratedGroup(llvm::ArrayRef<std::vector<int64_t>> generators,
                     std::optional<int64_t> fixedRanks, ScheduleKind schedule,

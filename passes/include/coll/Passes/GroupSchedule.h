@@ -67,6 +67,15 @@ public:
       return coll::slotPart(g, static_cast<int>(slot), wrap(x));
     });
   }
+  /// The vector-slot moves of a range move (coll::rangeMoves: where the
+  /// range's permutation really takes each vector).
+  std::vector<VectorMove> rangeMoves(int64_t from, int64_t to,
+                                     int64_t vectors) const {
+    GroupMove move{static_cast<int>(from), static_cast<int>(to),
+                   static_cast<int>(vectors), Action::copy, ""};
+    return std::visit([&](const auto &g) { return coll::rangeMoves(g, move); },
+                      group);
+  }
   /// The memory chunk that holds `part` (the xor group bit-reverses, so
   /// that every message of recursive halving is one contiguous range).
   int64_t chunkOfPart(int64_t part) const { return position(part); }

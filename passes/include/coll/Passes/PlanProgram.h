@@ -12,7 +12,9 @@
 #include "coll/plan.hpp"
 #include "coll/scans.hpp"
 
+#include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <string>
 #include <vector>
@@ -49,6 +51,17 @@ private:
 /// being stepOf(x); fatal (a runtime plan's bug) if its sides disagree.
 std::vector<Transfer>
 transfersOfRanks(int64_t P, llvm::function_ref<PlanStep(int rank)> stepOf);
+
+/// A step's transfers as coll.step attributes: sources, destinations, the
+/// sent parts and the received ones; `moved` when some transfer files its
+/// parts under other indices (only then does a step state them).
+struct TransferAttrs {
+  llvm::SmallVector<int64_t> sources, destinations;
+  llvm::SmallVector<mlir::Attribute> sent, received;
+  bool moved = false;
+};
+TransferAttrs transferAttrs(mlir::OpBuilder &builder,
+                            llvm::ArrayRef<Transfer> transfers);
 
 /// Builds the coll.program of `spec` for P ranks at the builder's insertion
 /// point from planOf(r) for every rank r: step s of the program holds every

@@ -48,16 +48,16 @@ struct PricedCandidates {
   std::vector<std::pair<double, size_t>> cheapest;
 };
 
-/// Prices `programs` (for P ranks; a null one is a candidate that does
-/// not admit P) on `model`, on its topology for P if it has one. None,
-/// with `why`, when that topology does not fit P or cannot be read.
+/// Prices `programs` (a null one is a candidate that does not admit P) on
+/// `model`, on `topology` (the model's for their P, or null for none).
 /// `collc explain --ranks P` prices its programs here.
-std::optional<PricedCandidates>
-pricePrograms(llvm::ArrayRef<ProgramOp> programs, int64_t P,
-              const MachineModel &model, std::string &why);
+PricedCandidates pricePrograms(llvm::ArrayRef<ProgramOp> programs,
+                               const MachineModel &model,
+                               const Topology *topology);
 
-/// Prices `candidates` at P on `model` (expanded, then pricePrograms). None, with `why`, when the model's
-/// topology does not fit P (torus(2, 4) at P = 5) or cannot be read.
+/// Prices `candidates` at P on `model` (expanded, then pricePrograms on the
+/// model's topology for P). None, with `why`, when that topology does not
+/// fit P (torus(2, 4) at P = 5) or cannot be read.
 std::optional<PricedCandidates>
 priceCandidates(llvm::ArrayRef<CollectiveOp> candidates, int64_t P,
                 const MachineModel &model, std::string &why);
