@@ -128,20 +128,28 @@ void checkGroup(const char* who, const Group& group, int P) {
 // `initial` (null: at data).
 template <class T, class Group>
 void chunkParts(const Group& group, T* data, const T* initial, std::size_t count,
-                PartView<T>* parts) {
+                PartView<T>* parts, bool keep = true) {
   const int P = group.size();
   for (int b = 0; b < P; ++b) {
     const int chunk = group.position(b);
     const std::size_t at = detail::chunkOffset(count, P, chunk);
     const std::size_t n = detail::chunkOffset(count, P, chunk + 1) - at;
-    parts[b] = {data + at, n, initial ? initial + at : nullptr};
+    parts[b] = {data + at, n, initial ? initial + at : nullptr, keep};
   }
+}
+
+// Whether [p, p + n) lies inside [base, base + size) (compared as
+// std::less does, which orders unrelated pointers too).
+template <class T>
+bool within(const T* p, const T* base, std::size_t size) {
+  const std::less<const T*> before;
+  return !before(p, base) && before(p, base + size);
 }
 
 // Runs `plan` on comm's transport with its recording and buffers; with a
 // record file (Comm::recordTo), records the call into it.
 template <class T, class Op>
-void executeOn(Comm& comm, const Plan& plan, const std::vector<PartView<T>>& parts, Op op) {
+void executeOn(Comm& comm, const Plan& plan, PartSpan<T> parts, Op op) {
   if (comm.recordFile().empty()) {
     execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
     return;
@@ -176,19 +184,21 @@ void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T
   const Plan& plan = cachedPlan(comm, treePlanKey(kind, tree, root), S,
                                 [&] { return treePlan(kind, tree, P, root, rank); });
   const bool isRoot = rank == root;
-  std::vector<T> scratch;
-  std::vector<PartView<T>> parts(static_cast<std::size_t>(plan.parts / S));
-  auto block = [&](T* base, int b) { return base + static_cast<std::size_t>(b) * count; };
+  const std::size_t Pz = static_cast<std::size_t>(P);
+  Workspace& work = comm.workspace();
+  PartView<T>* parts = work.get<PartView<T>>(Workspace::parts, std::max<std::size_t>(
+                                                                    static_cast<std::size_t>(plan.parts), Pz));
+  auto block = [&](auto* base, int b) { return base + static_cast<std::size_t>(b) * count; };
+  // A part starts at `from` unless that is where it lives.
+  auto startingAt = [](const T* from, const T* data) { return from == data ? nullptr : from; };
+  T* ownResult = nullptr;  // scatter, reduce_scatter: where the own block is merged, if not recv
   switch (kind) {
     case Kind::reduce:
     case Kind::allreduce: {
-      T* acc = recv;
-      if (kind == Kind::reduce && !isRoot) {
-        scratch.resize(count);
-        acc = scratch.data();
-      }
-      if (count && send != acc) std::copy(send, send + count, acc);
-      parts[0] = {acc, count};
+      // A non-root's reduce merges in scratch, read from send until then.
+      const bool output = kind == Kind::allreduce || isRoot;
+      T* acc = output ? recv : work.get<T>(Workspace::scratch, count);
+      parts[0] = {acc, count, startingAt(send, acc), output};
       break;
     }
     case Kind::broadcast:
@@ -200,26 +210,28 @@ void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T
     case Kind::gather:
     case Kind::allgather: {
       // Every block a rank may hold: the root's or everyone's recv, or
-      // scratch for the blocks of the subtree a rank forwards.
-      T* blocks = recv;
-      if (kind == Kind::gather && !isRoot) {
-        scratch.resize(static_cast<std::size_t>(P) * count);
-        blocks = scratch.data();
-      }
-      for (int b = 0; b < P; ++b) parts[static_cast<std::size_t>(b)] = {block(blocks, b), count};
-      if (count && send != block(blocks, rank)) std::copy(send, send + count, block(blocks, rank));
+      // scratch for the blocks of the subtree a rank forwards; the own
+      // block starts in send.
+      const bool output = kind == Kind::allgather || isRoot;
+      T* blocks = output ? recv : work.get<T>(Workspace::scratch, Pz * count);
+      for (int b = 0; b < P; ++b)
+        parts[b] = {block(blocks, b), count, b == rank ? startingAt(send, block(blocks, b)) : nullptr, output};
       break;
     }
     case Kind::scatter:
     case Kind::reduce_scatter: {
-      // The root's blocks (scatter) or every rank's (reduce_scatter) are
-      // merged into or forwarded from a copy; a rank's own block ends in
-      // recv.
-      scratch.resize(static_cast<std::size_t>(P) * count);
-      if (count && (kind == Kind::reduce_scatter || isRoot))
-        std::copy(send, send + static_cast<std::size_t>(P) * count, scratch.data());
-      for (int b = 0; b < P; ++b)
-        parts[static_cast<std::size_t>(b)] = {block(scratch.data(), b), count};
+      // Blocks start in send (the root's for scatter, everyone's for
+      // reduce_scatter) and are merged into or forwarded from scratch; the
+      // own block lives in recv, unless recv lies in send (in place), where
+      // it is merged in scratch and copied at the end.
+      const bool hasSend = kind == Kind::reduce_scatter || isRoot;
+      T* scratch = work.get<T>(Workspace::scratch, Pz * count);
+      if (hasSend && within(recv, send, Pz * count)) ownResult = block(scratch, rank);
+      for (int b = 0; b < P; ++b) {
+        const bool own = b == rank;
+        T* data = own ? (ownResult ? ownResult : recv) : block(scratch, b);
+        parts[b] = {data, count, hasSend ? block(send, b) : nullptr, own};
+      }
       break;
     }
     default:
@@ -228,14 +240,14 @@ void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T
   if (S > 1) {  // the one part cut into segments
     const PartView<T> whole = parts[0];
     const SegmentSplit split{count, static_cast<std::size_t>(S)};
-    parts.resize(static_cast<std::size_t>(S));
-    for (int j = 0; j < S; ++j)
-      parts[static_cast<std::size_t>(j)] = {whole.data + split.offset(static_cast<std::size_t>(j)),
-                                            split.length(static_cast<std::size_t>(j)), nullptr};
+    for (int j = 0; j < S; ++j) {
+      const std::size_t at = split.offset(static_cast<std::size_t>(j));
+      parts[j] = {whole.data + at, split.length(static_cast<std::size_t>(j)),
+                  whole.initial ? whole.initial + at : nullptr, whole.keep};
+    }
   }
-  executeOn(comm, plan, parts, op);
-  if ((kind == Kind::scatter || kind == Kind::reduce_scatter) && count)
-    std::copy(block(scratch.data(), rank), block(scratch.data(), rank) + count, recv);
+  executeOn(comm, plan, PartSpan<T>(parts, static_cast<std::size_t>(plan.parts + plan.scratchParts)), op);
+  if (ownResult && count) std::copy(ownResult, ownResult + count, recv);
 }
 
 // Runs the digit-routed alltoall (coll::digitPlan) on comm: send and recv
@@ -250,18 +262,18 @@ void runDigitAlltoall(Comm& comm, const Digits& digits, const T* send, T* recv,
   const Plan& plan = comm.plan<Plan>(
       digitPlanKey(digits).view(),
       [&] { return digitPlan(digits, P, rank); });
-  std::vector<T> copy;
+  Workspace& work = comm.workspace();
   const T* from = send;
   if (send == recv) {
-    copy.assign(send, send + static_cast<std::size_t>(P) * count);
-    from = copy.data();
+    T* copy = work.get<T>(Workspace::copy, static_cast<std::size_t>(P) * count);
+    std::copy(send, send + static_cast<std::size_t>(P) * count, copy);
+    from = copy;
   }
-  std::vector<PartView<T>> parts(static_cast<std::size_t>(P));
+  PartView<T>* parts = work.get<PartView<T>>(Workspace::parts, static_cast<std::size_t>(P));
   for (int j = 0; j < P; ++j)
-    parts[static_cast<std::size_t>(j)] = {
-        recv + static_cast<std::size_t>((rank - j + P) % P) * count, count,
-        from + static_cast<std::size_t>((rank + j) % P) * count};
-  executeOn(comm, plan, parts, NoMerge{});
+    parts[j] = {recv + static_cast<std::size_t>((rank - j + P) % P) * count, count,
+                from + static_cast<std::size_t>((rank + j) % P) * count};
+  executeOn(comm, plan, PartSpan<T>(parts, static_cast<std::size_t>(P)), NoMerge{});
 }
 
 // Runs the Trivance allreduce (coll::trivancePlan) on comm: send and recv
@@ -271,10 +283,11 @@ void runTrivance(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
   const int P = comm.size(), rank = comm.rank();
   const Plan& plan = comm.plan<Plan>(trivancePlanKey().view(),
                                      [&] { return trivancePlan(P, rank); });
-  std::vector<T> scratch(count);
-  std::vector<PartView<T>> parts{{recv, count, send},
-                                 {scratch.data(), count, nullptr}};
-  executeOn(comm, plan, parts, op);
+  Workspace& work = comm.workspace();
+  PartView<T>* parts = work.get<PartView<T>>(Workspace::parts, 2);
+  parts[0] = {recv, count, send};
+  parts[1] = {work.get<T>(Workspace::scratch, count), count, nullptr, false};
+  executeOn(comm, plan, PartSpan<T>(parts, 2), op);
 }
 
 // Runs an inclusive or exclusive scan (coll::scanPlan) on comm: send and
@@ -288,14 +301,24 @@ void runScan(Comm& comm, Kind kind, ScanSchedule schedule, const T* send, T* rec
   const Plan& plan = comm.plan<Plan>(
       scanPlanKey(kind, schedule).view(),
       [&] { return scanPlan(kind, schedule, P, rank); });
+  Workspace& work = comm.workspace();
+  PartView<T>* parts = work.get<PartView<T>>(Workspace::parts, 2);
   if (kind == Kind::exclusive_scan) {
-    std::vector<T> carry(send, send + count);
-    std::vector<PartView<T>> parts{{carry.data(), count, nullptr}, {recv, count, nullptr}};
-    executeOn(comm, plan, parts, op);
+    // The inclusive prefix is carried in scratch, read from send until
+    // first merged (in place: from a copy, since recv is written).
+    const T* carried = send;
+    if (send == recv) {
+      T* copy = work.get<T>(Workspace::copy, count);
+      std::copy(send, send + count, copy);
+      carried = copy;
+    }
+    parts[0] = {work.get<T>(Workspace::scratch, count), count, carried, false};
+    parts[1] = {recv, count, nullptr};
+    executeOn(comm, plan, PartSpan<T>(parts, 2), op);
     return;
   }
-  std::vector<PartView<T>> parts{{recv, count, send}};
-  executeOn(comm, plan, parts, op);
+  parts[0] = {recv, count, send};
+  executeOn(comm, plan, PartSpan<T>(parts, 1), op);
 }
 
 // An exclusive scan with an init value (std::exclusive_scan's): after
@@ -330,9 +353,11 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
   const Plan& plan = cachedPlan(comm, groupPlanKey(kind, schedule, group), S, [&] {
     return groupPlan(kind, groupMoves(schedule, kind, P), group, P, rank);
   });
-  std::vector<T> scratch;
+  Workspace& work = comm.workspace();
+  const std::size_t numParts = static_cast<std::size_t>(P) * static_cast<std::size_t>(S);
+  PartView<T>* parts = work.get<PartView<T>>(Workspace::parts, numParts);
+  T* scratch = nullptr;
   bool recvInSend = false;
-  std::vector<PartView<T>> parts(static_cast<std::size_t>(P) * static_cast<std::size_t>(S));
   auto block = [&](auto* base, int b) { return base + static_cast<std::size_t>(b) * count; };
   switch (kind) {
     case Kind::allreduce: {
@@ -340,32 +365,30 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
       for (int j = 0; j < S; ++j) {
         const std::size_t base = split.offset(static_cast<std::size_t>(j));
         chunkParts(group, recv + base, send + base, split.length(static_cast<std::size_t>(j)),
-                   parts.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(P));
+                   parts + static_cast<std::size_t>(j) * static_cast<std::size_t>(P));
       }
       break;
     }
     case Kind::reduce_scatter: {
       // The rank's own block is merged in recv, unless recv lies in send
       // (in place: MPI_IN_PLACE puts the result at the start of send).
-      scratch.resize(static_cast<std::size_t>(P) * count);
-      const std::less<const T*> before;
-      recvInSend = !before(recv, send) && before(recv, block(send, P));
+      // Other blocks are scratch: their final values are nobody's.
+      scratch = work.get<T>(Workspace::scratch, static_cast<std::size_t>(P) * count);
+      recvInSend = within(recv, send, static_cast<std::size_t>(P) * count);
       for (int b = 0; b < P; ++b) {
-        T* data = b == rank && !recvInSend ? recv : block(scratch.data(), b);
-        parts[static_cast<std::size_t>(b)] = {data, count, block(send, b)};
+        T* data = b == rank && !recvInSend ? recv : block(scratch, b);
+        parts[b] = {data, count, block(send, b), b == rank};
       }
       break;
     }
     case Kind::allgather:
-      for (int b = 0; b < P; ++b)
-        parts[static_cast<std::size_t>(b)] = {
-            block(recv, b), count, b == rank ? send : nullptr};
+      for (int b = 0; b < P; ++b) parts[b] = {block(recv, b), count, b == rank ? send : nullptr};
       break;
     default:
       throw Error(std::string("coll::runGroup: group schedules do not serve ") + kindName(kind));
   }
-  executeOn(comm, plan, parts, op);
-  if (recvInSend) std::copy(block(scratch.data(), rank), block(scratch.data(), rank) + count, recv);
+  executeOn(comm, plan, PartSpan<T>(parts, numParts), op);
+  if (recvInSend) std::copy(block(scratch, rank), block(scratch, rank) + count, recv);
 }
 
 // Runs butterfly(r) for 0 < r (coll::butterflyPlan, butterflyRankPlan) on
@@ -382,14 +405,15 @@ void runButterfly(Comm& comm, int r, const Group& group, const T* send, T* recv,
     return butterflyRankPlan(butterflyPlan(group, r), group, rank);
   });
   const int copies = 1 + plan.scratchParts / P;
-  std::vector<T> scratch(static_cast<std::size_t>(copies - 1) * count);
-  std::vector<PartView<T>> parts(static_cast<std::size_t>(copies) * static_cast<std::size_t>(P));
-  chunkParts(group, recv, send, count, parts.data());
+  Workspace& work = comm.workspace();
+  T* scratch = work.get<T>(Workspace::scratch, static_cast<std::size_t>(copies - 1) * count);
+  const std::size_t numParts = static_cast<std::size_t>(copies) * static_cast<std::size_t>(P);
+  PartView<T>* parts = work.get<PartView<T>>(Workspace::parts, numParts);
+  chunkParts(group, recv, send, count, parts);
   for (int c = 1; c < copies; ++c)
-    chunkParts(group, scratch.data() + static_cast<std::size_t>(c - 1) * count,
-               static_cast<const T*>(nullptr), count,
-               parts.data() + static_cast<std::size_t>(c) * static_cast<std::size_t>(P));
-  executeOn(comm, plan, parts, op);
+    chunkParts(group, scratch + static_cast<std::size_t>(c - 1) * count, static_cast<const T*>(nullptr),
+               count, parts + static_cast<std::size_t>(c) * static_cast<std::size_t>(P), false);
+  executeOn(comm, plan, PartSpan<T>(parts, numParts), op);
 }
 
 // Runs recursive doubling (coll::doublingPlan) on comm: send and recv hold
@@ -401,8 +425,9 @@ void runDoubling(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
     throw Error("coll::runDoubling: recursive doubling needs a power-of-two size, got " +
                 std::to_string(P));
   const Plan& plan = comm.plan<Plan>(doublingPlanKey().view(), [&] { return doublingPlan(P, rank); });
-  std::vector<PartView<T>> parts{{recv, count, send}};
-  executeOn(comm, plan, parts, op);
+  PartView<T>* parts = comm.workspace().get<PartView<T>>(Workspace::parts, 1);
+  parts[0] = {recv, count, send};
+  executeOn(comm, plan, PartSpan<T>(parts, 1), op);
 }
 
 }  // namespace coll

@@ -25,13 +25,15 @@ namespace coll {
 // and where its value ends. A part may start elsewhere, at `initial` (e.g.
 // a block of the send buffer): it is read there until it is first written
 // and copied to data at the end if it never is (an initial equal to data
-// is no other start). Data regions are disjoint from each other and from
-// every other part's initial region.
+// is no other start), unless the part is scratch (`keep` false: its value
+// at the end is nobody's result). Data regions are disjoint from each
+// other and from every other part's initial region.
 template <class T>
 struct PartView {
   T* data = nullptr;
   std::size_t n = 0;
   const T* initial = nullptr;  // null or == data: the part starts at data
+  bool keep = true;            // false: scratch, its final value is not wanted
 
   // Where the part starts, if not at data.
   const T* startsElsewhere() const { return initial != data ? initial : nullptr; }
@@ -50,8 +52,20 @@ struct PartView {
 // across calls when given, e.g. Comm::executorBuffers()) hold the step's
 // segment lists and what arrives to be merged, or to be copied over a part
 // the step also sends; other copies land in place.
+// The parts of one call: a view of the caller's array (e.g. in the Comm's
+// Workspace) or of a vector.
+template <class T>
+struct PartSpan {
+  const PartView<T>* views = nullptr;
+  std::size_t count = 0;
+  PartSpan(const PartView<T>* v, std::size_t n) : views(v), count(n) {}
+  explicit PartSpan(const std::vector<PartView<T>>& v) : views(v.data()), count(v.size()) {}
+  std::size_t size() const { return count; }
+  const PartView<T>& operator[](std::size_t i) const { return views[i]; }
+};
+
 template <class T, class Op>
-void execute(Transport& transport, const Plan& plan, const std::vector<PartView<T>>& parts, Op op,
+void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
              Recording* recording = nullptr, ExecutorBuffers* buffers = nullptr) {
   static_assert(std::is_trivially_copyable_v<T>, "coll::execute needs a trivially copyable T");
   const int rank = transport.rank();
@@ -253,13 +267,12 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
           const PartView<T>& into = part(p);
           if (!landsInPlace[k++]) {
             const T* in = incoming + offset;
-            if (step.action == Action::copy) {
+            if (step.action == Action::copy)
               std::copy(in, in + into.n, into.data);
-            } else {
-              if (into.startsElsewhere() && !moved[static_cast<std::size_t>(p)])
-                std::copy(into.initial, into.initial + into.n, into.data);
+            else if (into.startsElsewhere() && !moved[static_cast<std::size_t>(p)])
+              mergeInto(m.peer, rank, in, into.initial, into.data, into.n, op);  // first write: one pass
+            else
               mergeFrom(m.peer, rank, in, into.data, into.n, op);
-            }
             offset += into.n;
           }
           moved[static_cast<std::size_t>(p)] = 1;
@@ -281,10 +294,18 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
     }
     first = last;
   }
-  // A part never written ends where it started: copy it to its data.
+  // A part never written ends where it started: copy it to its data
+  // (unless it is scratch).
   for (std::size_t p = 0; p < parts.size(); ++p)
-    if (parts[p].startsElsewhere() && !moved[p] && parts[p].n)
+    if (parts[p].keep && parts[p].startsElsewhere() && !moved[p] && parts[p].n)
       std::copy(parts[p].initial, parts[p].initial + parts[p].n, parts[p].data);
+}
+
+// The same over a vector of parts.
+template <class T, class Op>
+void execute(Transport& transport, const Plan& plan, const std::vector<PartView<T>>& parts, Op op,
+             Recording* recording = nullptr, ExecutorBuffers* buffers = nullptr) {
+  execute(transport, plan, PartSpan<T>(parts), op, recording, buffers);
 }
 
 }  // namespace coll

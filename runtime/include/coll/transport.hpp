@@ -9,10 +9,12 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <typeindex>
+#include <type_traits>
 #include <typeinfo>
 #include <utility>
 #include <vector>
@@ -87,6 +89,44 @@ struct ExecutorBuffers {
   std::vector<std::size_t> sendStart, recvStart;  // per message, into the segments
 };
 
+// Memory a collective needs during one call besides the caller's buffers
+// (its part layout, scratch blocks, a copy of an in-place input), kept in
+// the Comm so that a collective called in a loop allocates on its first
+// call only (and when a larger count needs more). Slots are independent;
+// what a slot holds is valid until the next request for that slot, and
+// uninitialized: the caller writes before it reads.
+class Workspace {
+ public:
+  enum Slot { parts, scratch, copy, numSlots };
+
+  template <class T>
+  T* get(Slot slot, std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T>, "a Workspace holds trivially copyable objects");
+    static_assert(alignof(T) <= kAlignment, "a Workspace aligns to 64 bytes");
+    return static_cast<T*>(bytes(slot, n * sizeof(T)));
+  }
+
+ private:
+  static constexpr std::size_t kAlignment = 64;  // a cache line: merges vectorise on aligned blocks
+  struct Free {
+    void operator()(void* p) const { ::operator delete(p, std::align_val_t{kAlignment}); }
+  };
+  void* bytes(Slot slot, std::size_t size) {
+    Block& b = blocks_[slot];
+    if (size > b.capacity) {
+      b.data.reset();
+      b.data.reset(::operator new(size, std::align_val_t{kAlignment}));
+      b.capacity = size;
+    }
+    return b.data.get();
+  }
+  struct Block {
+    std::unique_ptr<void, Free> data;
+    std::size_t capacity = 0;
+  };
+  Block blocks_[numSlots];
+};
+
 // How a Comm is made from another library's communicator handle: a
 // transport header specializes TransportFor<Handle> with
 //   static std::unique_ptr<Transport> make(Handle);
@@ -141,6 +181,8 @@ class Comm {
 
   // The executor's per-step buffers (see ExecutorBuffers).
   ExecutorBuffers& executorBuffers() { return executorBuffers_; }
+  // A collective's memory for one call (see Workspace).
+  Workspace& workspace() { return workspace_; }
 
   // A schedule's plan for this communicator (e.g. the shifted butterfly's
   // step list), made by `make` on first use and kept while the Comm lives,
@@ -169,6 +211,7 @@ class Comm {
   std::string recordFile_;
   int callsRecorded_ = 0;
   ExecutorBuffers executorBuffers_;
+  Workspace workspace_;
 };
 
 }  // namespace coll
