@@ -168,10 +168,13 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
   };
   auto poison = [](double* data, std::size_t n) { std::fill(data, data + n, kPoison); };
   const std::size_t Pz = static_cast<std::size_t>(P);
-  // The usual inputs: sendBlocks * count elements of send from value(rank,
-  // i), recvBlocks * count of recv poisoned.
-  auto inputs = [fill, poison](std::size_t sendBlocks, std::size_t recvBlocks, double (*value)(int, std::size_t)) {
-    return [=](Context& c, std::size_t n) {
+  // The usual inputs: the kind's buffers are sendBlocks and recvBlocks
+  // blocks of count; send filled from value(rank, i), recv poisoned.
+  auto inputs = [fill, poison](Kind& kind, std::size_t sendBlocks, std::size_t recvBlocks,
+                               double (*value)(int, std::size_t)) {
+    kind.sendBlocks = sendBlocks;
+    kind.recvBlocks = recvBlocks;
+    kind.prepare = [=](Context& c, std::size_t n) {
       fill(c.send.data(), sendBlocks * n, [&](std::size_t i) { return value(c.rank, i); });
       poison(c.recv.data(), recvBlocks * n);
     };
@@ -180,7 +183,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
   {  // allreduce
     Kind k;
     k.name = "allreduce";
-    k.prepare = inputs(1, 1, reduced);
+    inputs(k, 1, 1, reduced);
     k.wrong = [](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.P, i); }, at, got, want);
     };
@@ -212,8 +215,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
   {  // reduce_scatter: count elements per block, send holds P blocks
     Kind k;
     k.name = "reduce_scatter";
-    k.sendBlocks = Pz;
-    k.prepare = inputs(Pz, 1, reduced);
+    inputs(k, Pz, 1, reduced);
     k.wrong = [](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       const std::size_t base = static_cast<std::size_t>(c.rank) * n;
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.P, base + i); }, at, got, want);
@@ -233,8 +235,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
   {  // allgather: count elements per rank, recv holds P blocks
     Kind k;
     k.name = "allgather";
-    k.recvBlocks = Pz;
-    k.prepare = inputs(1, Pz, tagged);
+    inputs(k, 1, Pz, tagged);
     k.wrong = [Pz](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       return firstWrong(c.recv.data(), Pz * n, [&](std::size_t i) { return tagged(static_cast<int>(i / n), i % n); },
                         at, got, want);
@@ -254,8 +255,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
   {  // alltoall: count elements per block; rank r's block d goes to rank d
     Kind k;
     k.name = "alltoall";
-    k.sendBlocks = k.recvBlocks = Pz;
-    k.prepare = inputs(Pz, Pz, tagged);
+    inputs(k, Pz, Pz, tagged);
     k.wrong = [Pz](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       const std::size_t mine = static_cast<std::size_t>(c.rank) * n;
       return firstWrong(c.recv.data(), Pz * n,
@@ -294,7 +294,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
   {  // reduce to root 0
     Kind k;
     k.name = "reduce";
-    k.prepare = inputs(1, 1, reduced);
+    inputs(k, 1, 1, reduced);
     k.wrong = [](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       if (c.rank != kRoot) return false;
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.P, i); }, at, got, want);
@@ -310,8 +310,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
   {  // gather to root 0: count elements per rank
     Kind k;
     k.name = "gather";
-    k.recvBlocks = Pz;
-    k.prepare = inputs(1, Pz, tagged);
+    inputs(k, 1, Pz, tagged);
     k.wrong = [Pz](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       if (c.rank != kRoot) return false;
       return firstWrong(c.recv.data(), Pz * n, [&](std::size_t i) { return tagged(static_cast<int>(i / n), i % n); },
@@ -346,7 +345,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
   {  // inclusive scan
     Kind k;
     k.name = "inclusive_scan";
-    k.prepare = inputs(1, 1, reduced);
+    inputs(k, 1, 1, reduced);
     k.wrong = [](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.rank + 1, i); }, at, got, want);
     };
@@ -360,7 +359,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
   {  // exclusive scan (rank 0's result is undefined, as MPI_Exscan's)
     Kind k;
     k.name = "exclusive_scan";
-    k.prepare = inputs(1, 1, reduced);
+    inputs(k, 1, 1, reduced);
     k.wrong = [](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       if (c.rank == 0) return false;
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.rank, i); }, at, got, want);

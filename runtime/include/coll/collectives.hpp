@@ -138,13 +138,37 @@ void chunkParts(const Group& group, T* data, const T* initial, std::size_t count
   }
 }
 
-// Whether [p, p + n) lies inside [base, base + size) (compared as
-// std::less does, which orders unrelated pointers too).
+// Whether p points into [base, base + size) (compared as std::less does,
+// which orders unrelated pointers too). Callers pass the start of a
+// buffer: where it begins decides whether it overlaps (MPI_IN_PLACE forms
+// put recv at the start of, or at a block of, send).
 template <class T>
 bool within(const T* p, const T* base, std::size_t size) {
   const std::less<const T*> before;
   return !before(p, base) && before(p, base + size);
 }
+
+// Where a rank's own block of a P-block-in, one-block-out collective
+// (scatter, reduce_scatter) is merged: recv, unless recv lies in send
+// (in place: MPI_IN_PLACE puts the result at the start of send, whose
+// blocks are still read), where it is merged in `spare` and copied to
+// recv by finish().
+template <class T>
+class OwnBlock {
+ public:
+  OwnBlock(const T* send, T* recv, std::size_t count, std::size_t blocks, T* spare)
+      : recv_(recv), count_(count),
+        data_(send && within(static_cast<const T*>(recv), send, blocks * count) ? spare : recv) {}
+  T* data() const { return data_; }
+  void finish() const {
+    if (data_ != recv_ && count_) std::copy(data_, data_ + count_, recv_);
+  }
+
+ private:
+  T* recv_;
+  std::size_t count_;
+  T* data_;
+};
 
 // Runs `plan` on comm's transport with its recording and buffers; with a
 // record file (Comm::recordTo), records the call into it.
@@ -191,7 +215,7 @@ void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T
   auto block = [&](auto* base, int b) { return base + static_cast<std::size_t>(b) * count; };
   // A part starts at `from` unless that is where it lives.
   auto startingAt = [](const T* from, const T* data) { return from == data ? nullptr : from; };
-  T* ownResult = nullptr;  // scatter, reduce_scatter: where the own block is merged, if not recv
+  OwnBlock<T> own(nullptr, recv, 0, 0, nullptr);  // scatter, reduce_scatter: recv's own block
   switch (kind) {
     case Kind::reduce:
     case Kind::allreduce: {
@@ -226,12 +250,10 @@ void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T
       // it is merged in scratch and copied at the end.
       const bool hasSend = kind == Kind::reduce_scatter || isRoot;
       T* scratch = work.get<T>(Workspace::scratch, Pz * count);
-      if (hasSend && within(recv, send, Pz * count)) ownResult = block(scratch, rank);
-      for (int b = 0; b < P; ++b) {
-        const bool own = b == rank;
-        T* data = own ? (ownResult ? ownResult : recv) : block(scratch, b);
-        parts[b] = {data, count, hasSend ? block(send, b) : nullptr, own};
-      }
+      own = OwnBlock<T>(hasSend ? send : nullptr, recv, count, Pz, block(scratch, rank));
+      for (int b = 0; b < P; ++b)
+        parts[b] = {b == rank ? own.data() : block(scratch, b), count,
+                    hasSend ? block(send, b) : nullptr, b == rank};
       break;
     }
     default:
@@ -247,7 +269,7 @@ void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T
     }
   }
   executeOn(comm, plan, PartSpan<T>(parts, static_cast<std::size_t>(plan.parts + plan.scratchParts)), op);
-  if (ownResult && count) std::copy(ownResult, ownResult + count, recv);
+  own.finish();
 }
 
 // Runs the digit-routed alltoall (coll::digitPlan) on comm: send and recv
@@ -356,8 +378,7 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
   Workspace& work = comm.workspace();
   const std::size_t numParts = static_cast<std::size_t>(P) * static_cast<std::size_t>(S);
   PartView<T>* parts = work.get<PartView<T>>(Workspace::parts, numParts);
-  T* scratch = nullptr;
-  bool recvInSend = false;
+  OwnBlock<T> own(nullptr, recv, 0, 0, nullptr);  // reduce_scatter: recv's own block
   auto block = [&](auto* base, int b) { return base + static_cast<std::size_t>(b) * count; };
   switch (kind) {
     case Kind::allreduce: {
@@ -370,15 +391,12 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
       break;
     }
     case Kind::reduce_scatter: {
-      // The rank's own block is merged in recv, unless recv lies in send
-      // (in place: MPI_IN_PLACE puts the result at the start of send).
-      // Other blocks are scratch: their final values are nobody's.
-      scratch = work.get<T>(Workspace::scratch, static_cast<std::size_t>(P) * count);
-      recvInSend = within(recv, send, static_cast<std::size_t>(P) * count);
-      for (int b = 0; b < P; ++b) {
-        T* data = b == rank && !recvInSend ? recv : block(scratch, b);
-        parts[b] = {data, count, block(send, b), b == rank};
-      }
+      // Other blocks than the rank's own are scratch: their final values
+      // are nobody's.
+      T* scratch = work.get<T>(Workspace::scratch, static_cast<std::size_t>(P) * count);
+      own = OwnBlock<T>(send, recv, count, static_cast<std::size_t>(P), block(scratch, rank));
+      for (int b = 0; b < P; ++b)
+        parts[b] = {b == rank ? own.data() : block(scratch, b), count, block(send, b), b == rank};
       break;
     }
     case Kind::allgather:
@@ -388,7 +406,7 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
       throw Error(std::string("coll::runGroup: group schedules do not serve ") + kindName(kind));
   }
   executeOn(comm, plan, PartSpan<T>(parts, numParts), op);
-  if (recvInSend) std::copy(block(scratch, rank), block(scratch, rank) + count, recv);
+  own.finish();
 }
 
 // Runs butterfly(r) for 0 < r (coll::butterflyPlan, butterflyRankPlan) on

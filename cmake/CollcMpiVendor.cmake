@@ -1,0 +1,39 @@
+# Sets COLLC_MPI_VENDOR (openmpi or mpich) from the mpi.h that
+# find_package(MPI) found, and the launch the tests and tools/main-job.sh
+# use with it:
+#   COLLC_MPIRUN          mpirun and the flags every test run passes;
+#   COLLC_MPIRUN_EXPORT   flags that pass a variable's value to the ranks
+#                         (followed by the variable's name);
+#   COLLC_MPI_TEST_RANKS  the P each MPI check runs on (primes and
+#                         non-powers of two among them).
+# Open MPI: more ranks than cores need --oversubscribe; pml ob1 skips the
+# ~0.2 s cm probe; shared memory only; op ^avx because its AVX reduction
+# saturates 8-bit sums on some CPUs. MPICH's Hydra needs none of these.
+set(COLLC_MPI_VENDOR "")
+foreach(dir ${MPI_CXX_INCLUDE_DIRS})
+  if(EXISTS "${dir}/mpi.h")
+    file(STRINGS "${dir}/mpi.h" vendor_lines REGEX "define (OMPI_MAJOR_VERSION|MPICH_VERSION)")
+    if(vendor_lines MATCHES "OMPI_MAJOR_VERSION")
+      set(COLLC_MPI_VENDOR openmpi)
+    elseif(vendor_lines MATCHES "MPICH_VERSION")
+      set(COLLC_MPI_VENDOR mpich)
+    endif()
+    break()
+  endif()
+endforeach()
+if(COLLC_MPI_VENDOR STREQUAL "openmpi")
+  set(COLLC_MPIRUN ${MPIEXEC_EXECUTABLE} --oversubscribe --bind-to none
+    --mca pml ob1 --mca btl self,vader --mca op ^avx)
+  set(COLLC_MPIRUN_EXPORT -x)
+  set(COLLC_MPI_TEST_RANKS 1 2 3 4 5 6 7 8)
+elseif(COLLC_MPI_VENDOR STREQUAL "mpich")
+  set(COLLC_MPIRUN ${MPIEXEC_EXECUTABLE})
+  set(COLLC_MPIRUN_EXPORT -genvlist)
+  # Debian's MPICH (ch4:ucx) busy-polls and never yields: with more ranks
+  # than the 2 cores, a check takes 1 s at P = 4, 4-6 s at P = 5 and up to
+  # 13 s at P = 8 (Open MPI yields when oversubscribed: 0.3 s).
+  set(COLLC_MPI_TEST_RANKS 1 2 3 4)
+else()
+  message(FATAL_ERROR "collc: the MPI in ${MPI_CXX_INCLUDE_DIRS} is neither Open MPI nor MPICH")
+endif()
+message(STATUS "collc: MPI is ${COLLC_MPI_VENDOR} (${MPI_CXX_COMPILER}, ${MPIEXEC_EXECUTABLE})")
