@@ -74,6 +74,14 @@ void MpiTransport::exchange(const SendSegment* sends, std::size_t numSends, int 
 template <class Segment>
 void MpiTransport::describe(const Segment* segments, std::size_t n, Message& message,
                             Packing* packing) {
+  // The common case, one contiguous segment: no address lookups, no lists.
+  if (n <= 1 && (n == 0 || segments[0].bytes <= kMaxMessageBytes)) {
+    message.bytes = n ? segments[0].bytes : 0;
+    message.base = message.bytes ? segments[0].data : nullptr;
+    message.type = MPI_BYTE;
+    message.count = static_cast<int>(message.bytes);
+    return;
+  }
   blockLengths_.clear();
   displacements_.clear();
   message.bytes = 0;
@@ -144,6 +152,31 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
   if (tag < 0) throw Error("coll::MpiTransport: negative tag " + std::to_string(tag));
   // Tags only need to differ between nearby steps; wrap to stay legal.
   const int mpiTag = tagUpperBound_ == INT_MAX ? tag : tag % (tagUpperBound_ + 1);
+  // The common step, one peer each way and one contiguous run each side:
+  // MPI_Sendrecv, which lets the library send a small message inline,
+  // without a request to allocate and complete.
+  auto contiguous = [](const auto* segments, std::size_t count) {
+    return count == 0 || (count == 1 && segments[0].bytes <= kMaxMessageBytes);
+  };
+  if (n == 1 && exchanges[0].to != kNoPeer && exchanges[0].from != kNoPeer &&
+      contiguous(exchanges[0].sends, exchanges[0].numSends) &&
+      contiguous(exchanges[0].recvs, exchanges[0].numRecvs)) {
+    const PeerExchange& x = exchanges[0];
+    Message out, in;
+    describe(x.sends, x.numSends, out, nullptr);
+    describe(x.recvs, x.numRecvs, in, nullptr);
+    MPI_Status status;
+    check(MPI_Sendrecv(out.base, out.count, MPI_BYTE, x.to, mpiTag, const_cast<void*>(in.base),
+                       in.count, MPI_BYTE, x.from, mpiTag, comm_, &status),
+          "MPI_Sendrecv");
+    int got = 0;
+    check(MPI_Get_count(&status, MPI_BYTE, &got), "MPI_Get_count");
+    if (got == MPI_UNDEFINED || static_cast<std::size_t>(got) != in.bytes)
+      throw Error("coll::MpiTransport: expected " + std::to_string(in.bytes) + " bytes from rank " +
+                  std::to_string(x.from) + " (tag " + std::to_string(tag) + "), got " +
+                  std::to_string(got));
+    return;
+  }
   requests_.clear();
   expectedBytes_.clear();
   sources_.clear();

@@ -284,6 +284,41 @@ TEST_CASE("the executor names steps out of order and exchanges that interleave")
         "coll::execute: rank 0's step 1 runs in the exchange of step -1");
 }
 
+TEST_CASE("a cached plan is checked once, when it is made, before anything moves") {
+  // checkedPlan (what every collective's plan comes through) refuses a bad
+  // plan at the first call with the executor's message; a good one is
+  // marked checked, and the same entry comes back on the next call.
+  int made = 0;
+  auto bad = [&] {
+    ++made;
+    Plan plan = blankPlan(1, 0, 2, 3);
+    plan.steps.resize(2);
+    for (PlanStep &step : plan.steps) step.receives.push_back({0, {0}, {1}});
+    plan.steps[1].step = 0;
+    return plan;
+  };
+  CHECK(errorOf(1, [&](Comm &comm) { checkedPlan(comm, "bad", bad); }) ==
+        "coll::execute: rank 0's plan lists step 0 after step 0");
+  CHECK(made == 1);
+  CHECK(errorOf(1, [&](Comm &comm) {
+          const Plan &first = checkedPlan(comm, "doubling", [] { return doublingPlan(1, 0); });
+          const Plan &again = checkedPlan(comm, "doubling", [] {
+            throw Error("made twice");
+            return Plan{};
+          });
+          CHECK(first.checked);
+          CHECK(&first == &again);
+        }) == "");
+  // A plan put in the cache by other means stays unchecked: the executor
+  // checks it on every call.
+  CHECK(errorOf(1, [&](Comm &comm) {
+          const Plan &wrong = comm.plan<Plan>("wrong", bad);
+          CHECK_FALSE(wrong.checked);
+          int v[2] = {1, 2};
+          execute(comm.transport(), wrong, std::vector<PartView<int>>{{&v[0], 1}, {&v[1], 1}}, Add{});
+        }) == "coll::execute: rank 0's plan lists step 0 after step 0");
+}
+
 // Runs: the segmented chain allreduce on LocalTransport equals the sum,
 // element by element, for counts below, at and above S.
 TEST_CASE("runTree with segments: the pipelined chain allreduce") {

@@ -102,12 +102,26 @@ inline int segmentsUsed(const char* who, int segments, std::size_t count, Kind k
   return S;
 }
 
+// The plan `make()` from comm's cache under `key`; made (on the first
+// call) and checked there once (checkPlan), so the executor skips the
+// checks that read only the plan on every later call. A plan put in the
+// cache otherwise (a test's wrong plan) is checked on every call.
+template <class Make>
+const Plan& checkedPlan(Comm& comm, std::string_view key, Make make) {
+  return comm.plan<Plan>(key, [&] {
+    Plan plan = make();
+    checkPlan(plan);
+    plan.checked = true;
+    return plan;
+  });
+}
+
 // The plan `make()` from comm's cache under `key`, or with S > 1 its
 // pipelinePlan over S segments, cached under key.segmented(S).
 template <class Make>
 const Plan& cachedPlan(Comm& comm, const PlanKey& key, int S, Make make) {
-  if (S <= 1) return comm.plan<Plan>(key.view(), make);
-  return comm.plan<Plan>(key.segmented(S).view(), [&] { return pipelinePlan(make(), S); });
+  if (S <= 1) return checkedPlan(comm, key.view(), make);
+  return checkedPlan(comm, key.segmented(S).view(), [&] { return pipelinePlan(make(), S); });
 }
 
 // Throws unless `group` is well formed (coll/groups.hpp: xor needs a power
@@ -281,9 +295,8 @@ template <class T>
 void runDigitAlltoall(Comm& comm, const Digits& digits, const T* send, T* recv,
                       std::size_t count) {
   const int P = comm.size(), rank = comm.rank();
-  const Plan& plan = comm.plan<Plan>(
-      digitPlanKey(digits).view(),
-      [&] { return digitPlan(digits, P, rank); });
+  const Plan& plan =
+      checkedPlan(comm, digitPlanKey(digits).view(), [&] { return digitPlan(digits, P, rank); });
   Workspace& work = comm.workspace();
   const T* from = send;
   if (send == recv) {
@@ -303,8 +316,7 @@ void runDigitAlltoall(Comm& comm, const Digits& digits, const T* send, T* recv,
 template <class T, class Op>
 void runTrivance(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
   const int P = comm.size(), rank = comm.rank();
-  const Plan& plan = comm.plan<Plan>(trivancePlanKey().view(),
-                                     [&] { return trivancePlan(P, rank); });
+  const Plan& plan = checkedPlan(comm, trivancePlanKey().view(), [&] { return trivancePlan(P, rank); });
   Workspace& work = comm.workspace();
   PartView<T>* parts = work.get<PartView<T>>(Workspace::parts, 2);
   parts[0] = {recv, count, send};
@@ -320,9 +332,8 @@ template <class T, class Op>
 void runScan(Comm& comm, Kind kind, ScanSchedule schedule, const T* send, T* recv,
              std::size_t count, Op op) {
   const int P = comm.size(), rank = comm.rank();
-  const Plan& plan = comm.plan<Plan>(
-      scanPlanKey(kind, schedule).view(),
-      [&] { return scanPlan(kind, schedule, P, rank); });
+  const Plan& plan = checkedPlan(comm, scanPlanKey(kind, schedule).view(),
+                                 [&] { return scanPlan(kind, schedule, P, rank); });
   Workspace& work = comm.workspace();
   PartView<T>* parts = work.get<PartView<T>>(Workspace::parts, 2);
   if (kind == Kind::exclusive_scan) {
@@ -419,7 +430,7 @@ void runButterfly(Comm& comm, int r, const Group& group, const T* send, T* recv,
                   std::size_t count, Op op) {
   const int P = comm.size(), rank = comm.rank();
   checkGroup("coll::runButterfly", group, P);
-  const Plan& plan = comm.plan<Plan>(butterflyPlanKey(r, group).view(), [&] {
+  const Plan& plan = checkedPlan(comm, butterflyPlanKey(r, group).view(), [&] {
     return butterflyRankPlan(butterflyPlan(group, r), group, rank);
   });
   const int copies = 1 + plan.scratchParts / P;
@@ -442,7 +453,7 @@ void runDoubling(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
   if (P & (P - 1))
     throw Error("coll::runDoubling: recursive doubling needs a power-of-two size, got " +
                 std::to_string(P));
-  const Plan& plan = comm.plan<Plan>(doublingPlanKey().view(), [&] { return doublingPlan(P, rank); });
+  const Plan& plan = checkedPlan(comm, doublingPlanKey().view(), [&] { return doublingPlan(P, rank); });
   PartView<T>* parts = comm.workspace().get<PartView<T>>(Workspace::parts, 1);
   parts[0] = {recv, count, send};
   executeOn(comm, plan, PartSpan<T>(parts, 1), op);

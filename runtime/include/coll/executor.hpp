@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -46,7 +47,8 @@ struct PartView {
 // exchange number run in one exchange, tagged with it, which is the same as
 // running them in turn only if no step of the group reads or writes, on
 // this rank, a part an earlier step of the group writes: the executor
-// checks that and throws otherwise. A
+// checks that (checkPlan, once for a plan marked checked) and throws
+// otherwise. A
 // message from this rank to itself (a receive from `rank`) is a local copy
 // or merge. With `recording`, every message is recorded. `buffers` (reused
 // across calls when given, e.g. Comm::executorBuffers()) hold the step's
@@ -64,6 +66,71 @@ struct PartSpan {
   const PartView<T>& operator[](std::size_t i) const { return views[i]; }
 };
 
+// Throws unless `plan` can run as coll::execute runs it, by what the plan
+// alone says (its parts are plan.parts + plan.scratchParts): steps listed
+// by increasing number inside the program, each in its own exchange or an
+// earlier step's, no step of an exchange touching a part that an earlier
+// step of it writes, every part named in range, and every local copy
+// pairing as many parts as it reads. Sizes and storage are the layout's,
+// checked on every call.
+inline void checkPlan(const Plan& plan) {
+  const int rank = plan.rank;
+  const std::size_t numParts = static_cast<std::size_t>(plan.parts + plan.scratchParts);
+  const std::vector<PlanStep>& steps = plan.steps;
+  std::vector<char> written(numParts, 0);
+  for (std::size_t first = 0; first < steps.size();) {
+    std::size_t last = first + 1;  // the group [first, last) runs in one exchange
+    const int exchange = steps[first].exchange;
+    while (last < steps.size() && steps[last].exchange == exchange) ++last;
+    for (std::size_t s = first; s < last; ++s) {
+      const PlanStep& step = steps[s];
+      if (step.step >= plan.numSteps || step.step < 0)
+        throw Error("coll::execute: rank " + std::to_string(rank) + "'s plan has step " +
+                    std::to_string(step.step) + " of a program of " +
+                    std::to_string(plan.numSteps) + " steps");
+      if (s > 0 && step.step <= steps[s - 1].step)
+        throw Error("coll::execute: rank " + std::to_string(rank) + "'s plan lists step " +
+                    std::to_string(step.step) + " after step " + std::to_string(steps[s - 1].step));
+      if (exchange > step.step || (s == first && s > 0 && exchange <= steps[s - 1].step))
+        throw Error("coll::execute: rank " + std::to_string(rank) + "'s step " +
+                    std::to_string(step.step) + " runs in the exchange of step " +
+                    std::to_string(exchange));
+    }
+    for (std::size_t s = first; s < last; ++s) {
+      const PlanStep& step = steps[s];
+      auto touch = [&](int p) {
+        if (p < 0 || static_cast<std::size_t>(p) >= numParts)
+          throw Error("coll::execute: the plan names part " + std::to_string(p) + " of " +
+                      std::to_string(numParts));
+        if (written[static_cast<std::size_t>(p)])
+          throw Error("coll::execute: step " + std::to_string(step.step) + " of rank " +
+                      std::to_string(rank) + " touches part " + std::to_string(p) +
+                      ", which an earlier step of its group writes");
+      };
+      for (const PlanMessage& m : step.sends)
+        for (int p : m.parts) touch(p);
+      for (const PlanMessage& m : step.receives) {
+        if (m.peer == rank)
+          for (int p : m.peerParts) touch(p);
+        for (int p : m.parts) touch(p);
+      }
+      if (last - first > 1)
+        for (const PlanMessage& m : step.receives)
+          for (int p : m.parts) written[static_cast<std::size_t>(p)] = 1;
+    }
+    for (std::size_t s = first; s < last; ++s)
+      for (const PlanMessage& m : steps[s].receives)
+        if (m.peer == rank && m.parts.size() != m.peerParts.size())
+          throw Error("coll::execute: step " + std::to_string(steps[s].step) + " of rank " +
+                      std::to_string(rank) + " copies " + std::to_string(m.peerParts.size()) +
+                      " part(s) into " + std::to_string(m.parts.size()));
+    for (std::size_t s = first; s < last; ++s)
+      for (const PlanMessage& m : steps[s].receives)
+        for (int p : m.parts) written[static_cast<std::size_t>(p)] = 0;
+    first = last;
+  }
+}
+
 template <class T, class Op>
 void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
              Recording* recording = nullptr, ExecutorBuffers* buffers = nullptr) {
@@ -76,19 +143,17 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
   if (parts.size() != static_cast<std::size_t>(plan.parts + plan.scratchParts))
     throw Error("coll::execute: the plan has " + std::to_string(plan.parts + plan.scratchParts) +
                 " parts, the layout " + std::to_string(parts.size()));
+  if (!plan.checked) checkPlan(plan);
   if (recording) recording->describe(plan, RecordedOpOf<Op>::value);
-  ExecutorBuffers local;
-  ExecutorBuffers& b = buffers ? *buffers : local;
+  std::optional<ExecutorBuffers> local;  // only when the caller keeps none
+  ExecutorBuffers& b = buffers ? *buffers : local.emplace();
   std::vector<char>& sentNow = b.sentNow;
-  std::vector<char>& writtenNow = b.writtenNow;
   std::vector<char>& moved = b.moved;
   sentNow.assign(parts.size(), 0);
-  writtenNow.assign(parts.size(), 0);
   moved.assign(parts.size(), 0);
+  // Part indices are in range (checkPlan); whether a part has storage is
+  // the layout's.
   auto part = [&](int i) -> const PartView<T>& {
-    if (i < 0 || static_cast<std::size_t>(i) >= parts.size())
-      throw Error("coll::execute: the plan names part " + std::to_string(i) + " of " +
-                  std::to_string(parts.size()));
     const PartView<T>& view = parts[static_cast<std::size_t>(i)];
     if (!view.data && view.n)
       throw Error("coll::execute: rank " + std::to_string(rank) + " has no storage for part " +
@@ -113,50 +178,21 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
     std::size_t last = first + 1;  // the group [first, last) runs in one exchange
     const int exchange = steps[first].exchange;
     while (last < numSteps && steps[last].exchange == exchange) ++last;
+    // Every part a send reads, flagged before anything is written (no
+    // step of a group touches what an earlier one writes: checkPlan).
     bool empty = true;
     for (std::size_t s = first; s < last; ++s) {
       const PlanStep& step = steps[s];
-      if (step.step >= plan.numSteps || step.step < 0)
-        throw Error("coll::execute: rank " + std::to_string(rank) + "'s plan has step " +
-                    std::to_string(step.step) + " of a program of " +
-                    std::to_string(plan.numSteps) + " steps");
-      if (s > 0 && step.step <= steps[s - 1].step)
-        throw Error("coll::execute: rank " + std::to_string(rank) + "'s plan lists step " +
-                    std::to_string(step.step) + " after step " + std::to_string(steps[s - 1].step));
-      if (exchange > step.step || (s == first && s > 0 && exchange <= steps[s - 1].step))
-        throw Error("coll::execute: rank " + std::to_string(rank) + "'s step " +
-                    std::to_string(step.step) + " runs in the exchange of step " +
-                    std::to_string(exchange));
       empty &= step.sends.empty() && step.receives.empty();
+      for (const PlanMessage& m : step.sends)
+        for (int p : m.parts) {
+          part(p);  // a part the plan sends must have storage
+          sentNow[static_cast<std::size_t>(p)] = 1;
+        }
     }
     if (empty) {
       first = last;
       continue;
-    }
-    // Every part a send reads, flagged before anything is written; a
-    // group's later step may not touch what an earlier one writes.
-    for (std::size_t s = first; s < last; ++s) {
-      const PlanStep& step = steps[s];
-      auto touch = [&](int p) {
-        part(p);  // a part the plan names must exist before it is flagged
-        if (writtenNow[static_cast<std::size_t>(p)])
-          throw Error("coll::execute: step " + std::to_string(step.step) + " of rank " +
-                      std::to_string(rank) + " touches part " + std::to_string(p) +
-                      ", which an earlier step of its group writes");
-      };
-      for (const PlanMessage& m : step.sends)
-        for (int p : m.parts) {
-          touch(p);
-          sentNow[static_cast<std::size_t>(p)] = 1;
-        }
-      for (const PlanMessage& m : step.receives) {
-        if (isLocal(m))
-          for (int p : m.peerParts) touch(p);
-        for (int p : m.parts) touch(p);
-      }
-      if (last - first > 1)
-        for (const PlanMessage& m : step.receives)
-          for (int p : m.parts) writtenNow[static_cast<std::size_t>(p)] = 1;
     }
     // A received part lands in place when its step copies it and the
     // group does not also send it from there; otherwise in `buffer` first.
@@ -189,10 +225,6 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
       for (const PlanMessage& m : steps[s].receives) {
         if (isLocal(m)) {
           // Read now, before the exchange writes anything in place.
-          if (m.parts.size() != m.peerParts.size())
-            throw Error("coll::execute: step " + std::to_string(steps[s].step) + " of rank " +
-                        std::to_string(rank) + " copies " + std::to_string(m.peerParts.size()) +
-                        " part(s) into " + std::to_string(m.parts.size()));
           for (std::size_t i = 0; i < m.parts.size(); ++i) {
             const PartView<T>& from = part(m.peerParts[i]);
             if (from.n != part(m.parts[i]).n)
@@ -286,12 +318,9 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
       if (recording)
         for (const PlanMessage& m : step.sends) recording->sent(tag, rank, m.peer, m.parts);
     }
-    for (std::size_t s = first; s < last; ++s) {
+    for (std::size_t s = first; s < last; ++s)
       for (const PlanMessage& m : steps[s].sends)
         for (int p : m.parts) sentNow[static_cast<std::size_t>(p)] = 0;
-      for (const PlanMessage& m : steps[s].receives)
-        for (int p : m.parts) writtenNow[static_cast<std::size_t>(p)] = 0;
-    }
     first = last;
   }
   // A part never written ends where it started: copy it to its data

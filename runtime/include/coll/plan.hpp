@@ -92,6 +92,9 @@ struct Plan {
   int numSteps = 0;                 // the program's steps, the same on every rank
   std::vector<std::string> phases;  // the names of the steps' phases
   std::vector<PlanStep> steps;      // this rank's steps, by increasing number
+  // Set once coll::checkPlan passed (the Comm's cache checks a plan when it
+  // makes it): the executor then skips the checks that read only the plan.
+  bool checked = false;
 };
 
 // A plan of `kind` for rank `rank` of `ranks` with no steps yet.

@@ -80,7 +80,6 @@ class Transport {
 struct ExecutorBuffers {
   std::vector<unsigned char> staging;  // messages to merge, or to copy over a part also sent
   std::vector<char> sentNow;           // per part: sent in the current step (or group)
-  std::vector<char> writtenNow;        // per part: written by an earlier step of the group
   std::vector<char> moved;             // per part: written since the start (left its initial)
   std::vector<char> landsInPlace;      // per received part of the group: not staged
   std::vector<SendSegment> sendSegs;
