@@ -16,7 +16,9 @@
 #   tools/cluster.sh --hosts 6 --rate 200mbit -- \
 #     build/bin/collc-bench --kinds allreduce --sizes 8,1M --trials 11 --csv c.csv
 #
-# Open MPI runs with btl self,tcp; MPICH (build-mpich/bin/...) with UCX
+# Open MPI runs with btl self,tcp (and rtc_hwloc_vmhole none: with many
+# daemons on one machine, orted's shared-memory topology write can
+# segfault in hwloc); MPICH (build-mpich/bin/...) with UCX
 # over TCP and MPIR_CVAR_NOLOCAL, so that no two hosts share memory.
 set -euo pipefail
 
@@ -110,7 +112,7 @@ if [ "$mpi" = openmpi ]; then
     mpirun.openmpi --host "$hosts_csv" -np "$hosts" --map-by node --bind-to none \
       --mca plm_rsh_agent "$agent" --mca pml ob1 --mca btl self,tcp \
       --mca btl_tcp_if_include cl0 --mca oob_tcp_if_include cl0 \
-      --mca mpi_yield_when_idle 1 --mca op ^avx \
+      --mca mpi_yield_when_idle 1 --mca op ^avx --mca rtc_hwloc_vmhole none \
       "$program" "$@" || code=$?
 else
   timeout --kill-after=10 "$limit" ip netns exec "$(host_ns 0)" \

@@ -62,7 +62,7 @@ const char* sourceName(Source s) {
 }
 
 struct Options {
-  std::vector<std::size_t> sizes{8, 64, 512, 4096, 32768, 262144, 2097152, 16777216};
+  std::vector<std::size_t> sizes{8, 64, 512, 4096, 32768, 262144, 1048576, 2097152, 16777216};
   int trials = 31;
   int warmups = 3;
   std::uint64_t seed = 1;
@@ -419,7 +419,7 @@ const char* kUsage =
     "usage: collc-bench [--sizes LIST] [--trials N] [--warmups N] [--seed N] [--kinds LIST]\n"
     "                   [--no-forced] [--csv FILE] [--svg FILE] [--quiet]\n"
     "  --sizes    bytes per rank (per block for allgather, reduce_scatter, alltoall,\n"
-    "             gather, scatter), e.g. 8,4K,1M; default 8,64,512,4K,32K,256K,2M,16M\n"
+    "             gather, scatter), e.g. 8,4K,1M; default 8,64,512,4K,32K,256K,1M,2M,16M\n"
     "  --trials   timed trials per case (default 31), after --warmups untimed calls (3)\n"
     "  --seed     the seed of the shuffled case order (default 1)\n"
     "  --kinds    allreduce,reduce_scatter,allgather,alltoall,broadcast,reduce,gather,\n"

@@ -6,6 +6,12 @@ rate (--rate 200mbit), the allreduce bandwidth bound 2(P-1)/P * M / rate
 and the best schedule's median over it.
 
   tools/bench/summarize.py c.csv [--kind allreduce] [--rate 1gbit]
+
+With --grid, instead: the best collc schedule's median over the default's
+for every kind (rows) and size (columns), and the barrier's. With --hand,
+the allreduce against the hand-written baselines: the generated ring over
+the hand-written ring, the generated butterfly over hand-written
+halving/doubling, and the best collc schedule over the default.
 """
 import argparse
 import csv
@@ -34,12 +40,78 @@ def size_text(b):
     return f"{b} B"
 
 
+def median(cases, source, algorithm):
+    for r in cases:
+        if r["source"] == source and r["algorithm"] == algorithm:
+            return float(r["median_us"])
+    sys.exit(f"summarize.py: error: no {source} {algorithm} row for {cases[0]['kind']} "
+             f"at {cases[0]['bytes']} B")
+
+
+def best_collc(cases):
+    return min((r for r in cases if r["source"] == "collc"), key=lambda r: float(r["median_us"]))
+
+
+def grid(rows):
+    kinds, per_case = [], {}
+    for r in rows:
+        if r["kind"] not in kinds:
+            kinds.append(r["kind"])
+        per_case.setdefault((r["kind"], int(r["bytes"])), []).append(r)
+    sizes = sorted({b for k, b in per_case if k != "barrier"})
+    print("| kind | " + " | ".join(size_text(b) for b in sizes) + " |")
+    print("|---|" + "---|" * len(sizes))
+    for kind in kinds:
+        if kind == "barrier":
+            continue
+        cells = []
+        for b in sizes:
+            cases = per_case.get((kind, b))
+            cells.append(f"{float(best_collc(cases)['median_us']) / median(cases, 'mpi', 'default'):.2f}"
+                         if cases else "-")
+        print(f"| {kind} | " + " | ".join(cells) + " |")
+    if ("barrier", 0) in per_case:
+        cases = per_case[("barrier", 0)]
+        best, d = best_collc(cases), median(cases, "mpi", "default")
+        print(f"\nbarrier: best collc `{best['algorithm']}` {us(best['median_us'])} us, "
+              f"default {us(d)} us ({float(best['median_us']) / d:.2f}x).")
+
+
+def hand(rows):
+    per_size = {}
+    for r in rows:
+        if r["kind"] == "allreduce":
+            per_size.setdefault(int(r["bytes"]), []).append(r)
+    print("| size | default (us) | hand ring | hand halving-doubling | collc ring | collc butterfly "
+          "| collc ring / hand ring | collc butterfly / hand h-d | best collc | best / default "
+          "| p10..p90 of best |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for size in sorted(per_size):
+        c = per_size[size]
+        d, hr, hh = (median(c, "mpi", "default"), median(c, "hand", "ring"),
+                     median(c, "hand", "halving-doubling"))
+        cr, cb = median(c, "collc", "allreduce_ring"), median(c, "collc", "allreduce_butterfly")
+        best = best_collc(c)
+        b = float(best["median_us"])
+        print(f"| {size_text(size)} | {us(d)} | {us(hr)} | {us(hh)} | {us(cr)} | {us(cb)} "
+              f"| {cr / hr:.2f} | {cb / hh:.2f} | {best['algorithm']} | {b / d:.2f} "
+              f"| {us(best['p10_us'])}..{us(best['p90_us'])} |")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("csv")
     parser.add_argument("--kind", default="allreduce")
     parser.add_argument("--rate")
+    parser.add_argument("--grid", action="store_true")
+    parser.add_argument("--hand", action="store_true")
     args = parser.parse_args()
+    if args.grid or args.hand:
+        rows = list(csv.DictReader(open(args.csv)))
+        if not rows:
+            sys.exit(f"summarize.py: error: no rows in {args.csv}")
+        grid(rows) if args.grid else hand(rows)
+        return
     rows = [r for r in csv.DictReader(open(args.csv)) if r["kind"] == args.kind]
     if not rows:
         sys.exit(f"summarize.py: error: no {args.kind} rows in {args.csv}")
