@@ -144,7 +144,7 @@ bool ProgramOp::startsWith(int64_t rank, int64_t part) {
   if (isScratchPart(*this, part))
     return false;
   switch (getKind()) {
-  case CollectiveKind::exclusive_scan: // part 0 carries, part 1 is the result
+  case CollectiveKind::exclusive_scan: // part 0 is the rank's value, part 1 the result
     return part == 0;
   case CollectiveKind::allgather:
   case CollectiveKind::gather: // each rank brings its own block
@@ -255,9 +255,12 @@ LogicalResult ProgramOp::verify() {
            << stringifyCollectiveKind(kind)
            << " needs one part per rank (num_parts == num_ranks)";
   if (kind == CollectiveKind::exclusive_scan &&
-      static_cast<int64_t>(getNumParts()) != 2)
-    return emitOpError("of kind exclusive_scan needs two parts (part 0 "
-                       "carries the prefix, part 1 is the result)");
+      static_cast<int64_t>(getNumParts()) -
+              static_cast<int64_t>(getNumScratchParts().value_or(0)) !=
+          2)
+    return emitOpError("of kind exclusive_scan needs two data parts (part 0 "
+                       "is the rank's value, part 1 the result), then any "
+                       "scratch parts");
   if (std::optional<ArrayRef<int64_t>> chunks = getChunkOfPart()) {
     int64_t parts = getNumParts();
     if (static_cast<int64_t>(chunks->size()) != parts)

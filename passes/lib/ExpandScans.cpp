@@ -1,8 +1,8 @@
 //===- ExpandScans.cpp - scan schedules to coll.step ----------------------===//
 //
 // The program is every rank's coll::scanPlan (coll/scans.hpp: the chain or
-// recursive doubling, and an exclusive scan's shift), the plan the runtime
-// executes.
+// recursive doubling; an exclusive chain with a scratch carry, an exclusive
+// doubling scan with a final shift), the plan the runtime executes.
 //
 //===----------------------------------------------------------------------===//
 #include "coll/Passes/Lowering.h"

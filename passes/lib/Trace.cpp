@@ -101,7 +101,9 @@ LogicalResult coll::printTrace(ProgramOp program, int64_t count,
       parts - static_cast<int64_t>(program.getNumScratchParts().value_or(0));
   if (program.getGroup() && parts > ranks)
     dataParts = ranks;
-  int64_t copies = parts / dataParts;
+  // Whole copies of the buffer, the last perhaps partly used (an exclusive
+  // chain's one scratch part beside its two).
+  int64_t copies = (parts + dataParts - 1) / dataParts;
   ChunkLayout layout{count, dataParts};
   auto chunkOf = [&](int64_t part) {
     if (std::optional<ArrayRef<int64_t>> chunks = program.getChunkOfPart())

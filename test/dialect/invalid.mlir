@@ -147,7 +147,7 @@ coll.collective @c {kind = #coll.kind<alltoall>, op = #coll.op<sum>, rank_constr
 
 // -----
 
-// expected-error @+1 {{'coll.program' op of kind exclusive_scan needs two parts (part 0 carries the prefix, part 1 is the result)}}
+// expected-error @+1 {{'coll.program' op of kind exclusive_scan needs two data parts (part 0 is the rank's value, part 1 the result), then any scratch parts}}
 coll.program @p attributes {kind = #coll.kind<exclusive_scan>, num_parts = 1 : i64, num_ranks = 2 : i64, op = #coll.op<sum>} {
 }
 

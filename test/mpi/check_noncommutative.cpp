@@ -2,7 +2,8 @@
 // with decimal concatenation (associative, not commutative: 12 op 3 = 123)
 // against the MPI library with the same operator created non-commutative
 // (MPI then folds in rank order): -DCOLLC_REDUCE (MPI_Reduce to rank 0),
-// -DCOLLC_ALLREDUCE (MPI_Allreduce) or -DCOLLC_SCAN (MPI_Scan). Build with
+// -DCOLLC_ALLREDUCE (MPI_Allreduce), -DCOLLC_SCAN (MPI_Scan) or
+// -DCOLLC_EXSCAN (MPI_Exscan; rank 0's result is undefined). Build with
 // -DCOLLC_HEADER="\"schedule.hpp\"" -DCOLLC_FN=schedule and run under
 // mpirun with up to 8 ranks (one digit per rank fits in int64).
 
@@ -41,6 +42,11 @@ void runCase(coll::Comm& comm, MPI_Op mpiConcat, std::size_t count, bool inplace
   std::int64_t* out = inplace ? send.data() : recv.data();
   collc::COLLC_FN(comm, send.data(), out, count, Concat{});
   const std::size_t checked = count;
+#elif defined(COLLC_EXSCAN)
+  MPI_Exscan(in.data(), expected.data(), n, MPI_INT64_T, mpiConcat, MPI_COMM_WORLD);
+  std::int64_t* out = inplace ? send.data() : recv.data();
+  collc::COLLC_FN(comm, send.data(), out, count, Concat{});
+  const std::size_t checked = rank == 0 ? 0 : count;
 #else
   MPI_Scan(in.data(), expected.data(), n, MPI_INT64_T, mpiConcat, MPI_COMM_WORLD);
   std::int64_t* out = inplace ? send.data() : recv.data();

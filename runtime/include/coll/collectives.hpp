@@ -326,8 +326,10 @@ void runTrivance(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
 
 // Runs an inclusive or exclusive scan (coll::scanPlan) on comm: send and
 // recv hold count elements (in place when send == recv). An exclusive
-// scan carries the inclusive prefix in a copy of send and leaves rank 0's
-// recv as it is.
+// scan reads the rank's value from send (in place: from a copy, since recv
+// is written), carries prefixes in scratch (the doubling scan in part 0,
+// read from send until first merged; the chain in part 2) and leaves rank
+// 0's recv as it is.
 template <class T, class Op>
 void runScan(Comm& comm, Kind kind, ScanSchedule schedule, const T* send, T* recv,
              std::size_t count, Op op) {
@@ -335,19 +337,20 @@ void runScan(Comm& comm, Kind kind, ScanSchedule schedule, const T* send, T* rec
   const Plan& plan = checkedPlan(comm, scanPlanKey(kind, schedule).view(),
                                  [&] { return scanPlan(kind, schedule, P, rank); });
   Workspace& work = comm.workspace();
-  PartView<T>* parts = work.get<PartView<T>>(Workspace::parts, 2);
+  PartView<T>* parts = work.get<PartView<T>>(Workspace::parts, 3);
   if (kind == Kind::exclusive_scan) {
-    // The inclusive prefix is carried in scratch, read from send until
-    // first merged (in place: from a copy, since recv is written).
-    const T* carried = send;
+    const T* own = send;
     if (send == recv) {
       T* copy = work.get<T>(Workspace::copy, count);
       std::copy(send, send + count, copy);
-      carried = copy;
+      own = copy;
     }
-    parts[0] = {work.get<T>(Workspace::scratch, count), count, carried, false};
+    const std::size_t numParts = static_cast<std::size_t>(plan.parts + plan.scratchParts);
+    T* scratch = work.get<T>(Workspace::scratch, count * (numParts - 1));
+    parts[0] = {scratch, count, own, false};
     parts[1] = {recv, count, nullptr};
-    executeOn(comm, plan, PartSpan<T>(parts, 2), op);
+    if (numParts == 3) parts[2] = {scratch + count, count, nullptr, false};
+    executeOn(comm, plan, PartSpan<T>(parts, numParts), op);
     return;
   }
   parts[0] = {recv, count, send};

@@ -194,6 +194,19 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
       first = last;
       continue;
     }
+    // A lone step whose one receive is local (a copy or merge between two
+    // of this rank's parts, e.g. a scan's carry) reads its source in place
+    // when it files, not through `buffer`: nothing else of the group
+    // writes in between, provided it reads none of the parts it writes.
+    const PlanMessage* direct = nullptr;
+    if (last - first == 1 && steps[first].receives.size() == 1 &&
+        isLocal(steps[first].receives[0])) {
+      const PlanMessage& m = steps[first].receives[0];
+      bool disjoint = true;
+      for (int p : m.parts)
+        disjoint &= std::find(m.peerParts.begin(), m.peerParts.end(), p) == m.peerParts.end();
+      if (disjoint) direct = &m;
+    }
     // A received part lands in place when its step copies it and the
     // group does not also send it from there; otherwise in `buffer` first.
     // Decided once per received part, in the group's order, before
@@ -207,7 +220,7 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
           const bool here = steps[s].action == Action::copy && !isLocal(m) &&
                             !(sentNow[static_cast<std::size_t>(p)] && source(p) == part(p).data);
           landsInPlace.push_back(here);
-          if (!here) total += part(p).n;
+          if (!here && !direct) total += part(p).n;
         }
     if (buffer.size() < total * sizeof(T)) buffer.resize(total * sizeof(T));
     T* incoming = reinterpret_cast<T*>(buffer.data());
@@ -224,7 +237,8 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
       }
       for (const PlanMessage& m : steps[s].receives) {
         if (isLocal(m)) {
-          // Read now, before the exchange writes anything in place.
+          // Read now, before the exchange writes anything in place (or,
+          // direct, when filed).
           for (std::size_t i = 0; i < m.parts.size(); ++i) {
             const PartView<T>& from = part(m.peerParts[i]);
             if (from.n != part(m.parts[i]).n)
@@ -232,6 +246,7 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
                           std::to_string(rank) + " copies part " +
                           std::to_string(m.peerParts[i]) + " into part " +
                           std::to_string(m.parts[i]) + " of another size");
+            if (direct) continue;
             const T* in = source(m.peerParts[i]);
             std::copy(in, in + from.n, incoming + offset);
             offset += from.n;
@@ -295,8 +310,21 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
       const PlanStep& step = steps[s];
       const int tag = step.step;
       for (const PlanMessage& m : step.receives) {
-        for (int p : m.parts) {
+        for (std::size_t i = 0; i < m.parts.size(); ++i) {
+          const int p = m.parts[i];
           const PartView<T>& into = part(p);
+          if (direct) {
+            const T* in = source(m.peerParts[i]);
+            if (step.action == Action::copy)
+              std::copy(in, in + into.n, into.data);
+            else if (into.startsElsewhere() && !moved[static_cast<std::size_t>(p)])
+              mergeInto(rank, rank, in, into.initial, into.data, into.n, op);
+            else
+              mergeFrom(rank, rank, in, into.data, into.n, op);
+            moved[static_cast<std::size_t>(p)] = 1;
+            ++k;
+            continue;
+          }
           if (!landsInPlace[k++]) {
             const T* in = incoming + offset;
             if (step.action == Action::copy)
