@@ -12,6 +12,7 @@ using K = CollectiveKind;
 namespace {
 const K kGroupKinds[] = {K::allreduce, K::reduce_scatter, K::allgather};
 const K kAllreduce[] = {K::allreduce};
+const K kButterflyKinds[] = {K::allreduce, K::barrier};
 const K kTreeKinds[] = {K::allreduce, K::reduce_scatter, K::allgather,
                         K::broadcast, K::reduce,         K::gather,
                         K::scatter,   K::barrier};
@@ -46,7 +47,7 @@ const FamilyInfo kFamilies[] = {
      "coll::groupMoves(butterfly) + coll::groupPlan", "coll::runGroup"},
     {Family::shiftedButterfly, "the shifted butterfly",
      "group G; schedule butterfly(r = N);", ScheduleKind::butterfly,
-     GroupUse::any, kAllreduce, {}, false, kShiftedR,
+     GroupUse::any, kButterflyKinds, {}, false, kShiftedR,
      "r above ceil(log2 P) runs as ceil(log2 P); r = max on xor(P) is "
      "recursive doubling",
      "coll::butterflyPlan + coll::butterflyRankPlan", "coll::runButterfly"},

@@ -855,10 +855,11 @@ LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
     return finishTree(decl, closeLoc);
   if (isScan(decl.kind) || decl.schedule == ScheduleKind::doubling)
     return finishScan(decl, closeLoc);
-  if (decl.kind == CollectiveKind::barrier)
+  if (decl.kind == CollectiveKind::barrier && !decl.group && !decl.schedule)
     return error(closeLoc, "collective '" + decl.name +
                                "' of kind barrier needs a 'tree' statement "
-                               "(flat, binomial, chain or arity(k))");
+                               "(flat, binomial, chain or arity(k)) or 'group "
+                               "G; schedule butterfly(r = N);'");
   bool direct = decl.schedule == ScheduleKind::direct;
   if (decl.digitsLoc.isValid() || direct ||
       decl.kind == CollectiveKind::alltoall)

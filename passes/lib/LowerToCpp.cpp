@@ -284,6 +284,13 @@ static void emitGroupTable(CollectiveOp spec, llvm::raw_ostream &os) {
      << (group.order.empty() ? "nullptr" : "kEnumeration") << ");\n";
 }
 
+/// The r argument of coll::runButterfly, as C++.
+static std::string butterflyRuntimeRArgument(CollectiveOp spec) {
+  int runtimeR = butterflyRuntimeR(spec);
+  return runtimeR == kLatencyOptimal ? std::string("coll::kLatencyOptimal")
+                                     : std::to_string(runtimeR);
+}
+
 /// The body of a group-scheduled collective: the argument checks, then one
 /// runtime call: coll::runGroup (the plan of coll::groupMoves, which the
 /// expansion proves, through the one executor), coll::runButterfly (the
@@ -305,14 +312,30 @@ static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
     break;
   }
   std::string op = takesOperator(kind) ? "op" : "coll::NoMerge{}";
+  int64_t r = static_cast<int64_t>(spec.getButterflyR());
+  Family family = familyOf(spec);
+  if (kind == CollectiveKind::barrier) {
+    // The catalogue serves a barrier by the shifted butterfly only.
+    if (spec.getGroup() == GroupKind::generated)
+      emitGroupTable(spec, os);
+    os << "  // butterfly(r = "
+       << (r == kButterflyMax ? "max" : std::to_string(r))
+       << ") with parts of no elements: the shifted reductions of\n"
+          "  // coll::butterflyPlan, which the verifier proved as an "
+          "allreduce.\n"
+       << "  coll::runButterfly(comm, " << butterflyRuntimeRArgument(spec)
+       << ", " << group
+       << ", static_cast<const char *>(nullptr),\n"
+          "                    static_cast<char *>(nullptr), 0, "
+          "coll::NoMerge{}, coll::Kind::barrier);\n";
+    return;
+  }
   os << "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
      << "    throw coll::Error(\"" << qualified
      << ": null buffer with count \" + std::to_string(count));\n"
      << "  if (count == 0)\n    return;\n";
   if (spec.getGroup() == GroupKind::generated)
     emitGroupTable(spec, os);
-  int64_t r = static_cast<int64_t>(spec.getButterflyR());
-  Family family = familyOf(spec);
   if (family == Family::recursiveDoubling) {
     os << "  // butterfly(r = max) on xor(P): recursive doubling "
           "(coll::doublingPlan).\n"
@@ -320,10 +343,7 @@ static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
     return;
   }
   if (family == Family::shiftedButterfly) {
-    int runtimeR = butterflyRuntimeR(spec);
-    std::string rArgument = runtimeR == kLatencyOptimal
-                                ? std::string("coll::kLatencyOptimal")
-                                : std::to_string(runtimeR);
+    std::string rArgument = butterflyRuntimeRArgument(spec);
     os << "  // butterfly(r = " << (r == kButterflyMax ? "max" : std::to_string(r))
        << "): the shifted reductions of coll::butterflyPlan, which\n"
           "  // `coll-expand-group-schedules` expanded and the verifier proved.\n"

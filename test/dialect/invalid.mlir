@@ -132,7 +132,7 @@ coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<inclusive_sca
 
 // -----
 
-// expected-error @+1 {{'coll.collective' op the pairwise exchange ('schedule direct;') serves alltoall, not barrier; barrier takes 'tree flat;', 'tree binomial;', 'tree chain;' or 'tree arity(k) flat_below(t);'}}
+// expected-error @+1 {{'coll.collective' op the pairwise exchange ('schedule direct;') serves alltoall, not barrier; barrier takes 'group G; schedule butterfly(r = N);', 'tree flat;', 'tree binomial;', 'tree chain;' or 'tree arity(k) flat_below(t);'}}
 coll.collective @c {kind = #coll.kind<barrier>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<direct>}
 
 // -----

@@ -351,9 +351,10 @@ Runner unpipelinedRunnerOf(CollectiveOp spec, int P) {
     auto run = [=](auto group) -> Runner {
       if (r != 0)
         return {[=](int x) {
-                  return butterflyRankPlan(butterflyPlan(group, r), group, x);
+                  return butterflyRankPlan(butterflyPlan(group, r), group, x,
+                                           kind);
                 },
-                std::string(butterflyPlanKey(r, group).view())};
+                std::string(butterflyPlanKey(kind, r, group).view())};
       return {[=](int x) {
                 return groupPlan(kind, groupMoves(schedule, kind, P), group, P,
                                  x);

@@ -380,6 +380,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
     libraryAlgorithms(k, "barrier", [](Context&, std::size_t, MPI_Comm comm) { MPI_Barrier(comm); });
     collc(k, "barrier_binomial", collc::barrier_binomial_accepts(P), [](Context& c, std::size_t) { collc::barrier_binomial(*c.comm); });
     collc(k, "barrier_flat", collc::barrier_flat_accepts(P), [](Context& c, std::size_t) { collc::barrier_flat(*c.comm); });
+    collc(k, "barrier_butterfly", collc::barrier_butterfly_accepts(P), [](Context& c, std::size_t) { collc::barrier_butterfly(*c.comm); });
     kinds.push_back(std::move(k));
   }
 #undef COLLC_REDUCING

@@ -227,11 +227,13 @@ ButterflyPlan butterflyPlan(const Group& group, int r) {
 // holds, on rank x, part c * P + t_p^-1(x) (parts P.. are the scratch
 // copies); a local step copies parts within the rank. A slot sent to two
 // destinations is sent twice (the step program's transfers pair one part
-// with one part).
+// with one part). `kind` is allreduce, or barrier: the same messages with
+// parts of no elements.
 template <class Group>
-Plan butterflyRankPlan(const ButterflyPlan& butterfly, const Group& group, int rank) {
+Plan butterflyRankPlan(const ButterflyPlan& butterfly, const Group& group, int rank,
+                       Kind kind = Kind::allreduce) {
   const int P = butterfly.P;
-  Plan plan = emptyPlan(Kind::allreduce, P, rank, P, (butterfly.copies - 1) * P);
+  Plan plan = emptyPlan(kind, P, rank, P, (butterfly.copies - 1) * P);
   for (const ButterflyStep& s : butterfly.steps) {
     const Action action = s.kind == ButterflyStep::Kind::fold ? Action::fold : Action::copy;
     appendStep(plan, vectorStep(group, butterflyMoves(s), action, rank),

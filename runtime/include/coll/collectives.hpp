@@ -77,10 +77,10 @@ PlanKey groupPlanKey(Kind kind, GroupSchedule schedule, const Group& group) {
                                      static_cast<int>(g & 0xffffffffu), static_cast<int>(g >> 32)});
 }
 template <class Group>
-PlanKey butterflyPlanKey(int r, const Group& group) {
+PlanKey butterflyPlanKey(Kind kind, int r, const Group& group) {
   const std::uint64_t g = group.planKey();
-  return PlanKey("coll::butterflyPlan",
-                 {r, static_cast<int>(g & 0xffffffffu), static_cast<int>(g >> 32)});
+  return PlanKey("coll::butterflyPlan", {static_cast<int>(kind), r, static_cast<int>(g & 0xffffffffu),
+                                         static_cast<int>(g >> 32)});
 }
 inline PlanKey doublingPlanKey() { return PlanKey("coll::doublingPlan", {}); }
 inline PlanKey trivancePlanKey() { return PlanKey("coll::trivancePlan", {}); }
@@ -427,14 +427,18 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
 // `group` (CyclicGroup, XorGroup or TableGroup of comm's size): send and
 // recv hold count elements (in place when send == recv); part b of copy 0
 // is chunk group.position(b) of recv, the scratch copies have recv's
-// layout.
+// layout. A barrier (kind) runs the same messages with count 0 and no
+// buffers.
 template <class T, class Group, class Op>
 void runButterfly(Comm& comm, int r, const Group& group, const T* send, T* recv,
-                  std::size_t count, Op op) {
+                  std::size_t count, Op op, Kind kind = Kind::allreduce) {
   const int P = comm.size(), rank = comm.rank();
   checkGroup("coll::runButterfly", group, P);
-  const Plan& plan = checkedPlan(comm, butterflyPlanKey(r, group).view(), [&] {
-    return butterflyRankPlan(butterflyPlan(group, r), group, rank);
+  if (kind != Kind::allreduce && (kind != Kind::barrier || count != 0))
+    throw Error(std::string("coll::runButterfly: the shifted butterfly serves allreduce and ") +
+                "barrier (count 0), not " + kindName(kind) + " of count " + std::to_string(count));
+  const Plan& plan = checkedPlan(comm, butterflyPlanKey(kind, r, group).view(), [&] {
+    return butterflyRankPlan(butterflyPlan(group, r), group, rank, kind);
   });
   const int copies = 1 + plan.scratchParts / P;
   Workspace& work = comm.workspace();
