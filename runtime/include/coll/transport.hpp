@@ -5,6 +5,7 @@
 // in-process one coll/local_transport.hpp.
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -189,23 +190,40 @@ class Comm {
   // so `key` (the plan's maker and arguments, e.g.
   // "coll::butterflyPlan(1, cyclic)") identifies the plan; a key asked for
   // as another Plan type is an error.
+  // The lookup scans an array of key hashes, a few cache lines however
+  // many collectives the Comm serves, and reads one stored key: a call
+  // after other work (cold caches) then misses little before its plan, as
+  // a tree of string keys would at every level.
   template <class Plan, class Make>
   const Plan& plan(std::string_view key, Make&& make) {
-    auto it = plans_.find(key);
-    if (it == plans_.end())
-      it = plans_.emplace(std::string(key), StoredPlan{std::make_shared<const Plan>(make()), typeid(Plan)}).first;
-    else if (it->second.type != typeid(Plan))
-      throw Error("coll::Comm::plan: '" + std::string(key) + "' holds another type of plan");
-    return *static_cast<const Plan*>(it->second.plan.get());
+    const std::uint64_t hash = hashOf(key);
+    for (std::size_t i = 0; i < planHashes_.size(); ++i) {
+      if (planHashes_[i] != hash || plans_[i].key != key) continue;
+      if (plans_[i].type != typeid(Plan))
+        throw Error("coll::Comm::plan: '" + std::string(key) + "' holds another type of plan");
+      return *static_cast<const Plan*>(plans_[i].plan.get());
+    }
+    StoredPlan stored{std::string(key), std::make_shared<const Plan>(make()), typeid(Plan)};
+    plans_.push_back(std::move(stored));
+    planHashes_.push_back(hash);
+    return *static_cast<const Plan*>(plans_.back().plan.get());
   }
 
  private:
   struct StoredPlan {
+    std::string key;
     std::shared_ptr<const void> plan;
     std::type_index type;
   };
+  // FNV-1a: keys are a few dozen bytes of names and ints.
+  static std::uint64_t hashOf(std::string_view key) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (char c : key) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return h;
+  }
   std::unique_ptr<Transport> transport_;
-  std::map<std::string, StoredPlan, std::less<>> plans_;
+  std::vector<std::uint64_t> planHashes_;  // planHashes_[i] is the hash of plans_[i].key
+  std::vector<StoredPlan> plans_;
   std::shared_ptr<Recording> recording_;
   std::string recordFile_;
   int callsRecorded_ = 0;
