@@ -313,27 +313,15 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
         for (std::size_t i = 0; i < m.parts.size(); ++i) {
           const int p = m.parts[i];
           const PartView<T>& into = part(p);
-          if (direct) {
-            const T* in = source(m.peerParts[i]);
-            if (step.action == Action::copy)
-              std::copy(in, in + into.n, into.data);
-            else if (into.startsElsewhere() && !moved[static_cast<std::size_t>(p)])
-              mergeInto(rank, rank, in, into.initial, into.data, into.n, op);
-            else
-              mergeFrom(rank, rank, in, into.data, into.n, op);
-            moved[static_cast<std::size_t>(p)] = 1;
-            ++k;
-            continue;
-          }
-          if (!landsInPlace[k++]) {
-            const T* in = incoming + offset;
+          if (!landsInPlace[k++]) {  // staged, or a direct local copy or merge
+            const T* in = direct ? source(m.peerParts[i]) : incoming + offset;
             if (step.action == Action::copy)
               std::copy(in, in + into.n, into.data);
             else if (into.startsElsewhere() && !moved[static_cast<std::size_t>(p)])
               mergeInto(m.peer, rank, in, into.initial, into.data, into.n, op);  // first write: one pass
             else
               mergeFrom(m.peer, rank, in, into.data, into.n, op);
-            offset += into.n;
+            if (!direct) offset += into.n;
           }
           moved[static_cast<std::size_t>(p)] = 1;
         }
