@@ -103,14 +103,16 @@ inline int segmentsUsed(const char* who, int segments, std::size_t count, Kind k
 }
 
 // The plan `make()` from comm's cache under `key`; made (on the first
-// call) and checked there once (checkPlan), so the executor skips the
-// checks that read only the plan on every later call. A plan put in the
+// call) and checked there once (checkPlan), with its executable form
+// (planCode), so the executor skips the checks that read only the plan on
+// every later call. A plan put in the
 // cache otherwise (a test's wrong plan) is checked on every call.
 template <class Make>
 const Plan& checkedPlan(Comm& comm, std::string_view key, Make make) {
   return comm.plan<Plan>(key, [&] {
     Plan plan = make();
     checkPlan(plan);
+    plan.code = planCode(plan);
     plan.checked = true;
     return plan;
   });

@@ -5,13 +5,9 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <map>
-#include <memory>
-#include <mutex>
+#include <cstdint>
 #include <optional>
-#include <sstream>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -131,6 +127,90 @@ inline void checkPlan(const Plan& plan) {
   }
 }
 
+// The executor's form of `plan` (PlanCode), which checkPlan passed: its
+// steps grouped by exchange, each group's sends paired with its remote
+// receives in order (the i-th send with the i-th receive from another
+// rank), and each message's first segment in its group's lists.
+inline PlanCode planCode(const Plan& plan) {
+  PlanCode code;
+  const std::vector<PlanStep>& steps = plan.steps;
+  auto add = [&](const PlanMessage& m, bool local, std::uint32_t segment) {
+    PlanCode::Message message;
+    message.peer = m.peer;
+    message.count = static_cast<std::uint32_t>(m.parts.size());
+    message.parts = message.peerParts = static_cast<std::uint32_t>(code.parts.size());
+    message.segment = segment;
+    code.parts.insert(code.parts.end(), m.parts.begin(), m.parts.end());
+    if (local) {
+      message.peerParts = static_cast<std::uint32_t>(code.parts.size());
+      code.parts.insert(code.parts.end(), m.peerParts.begin(), m.peerParts.end());
+    }
+    code.messages.push_back(message);
+    return static_cast<std::int32_t>(code.messages.size() - 1);
+  };
+  std::vector<std::int32_t> sends, receives;  // the group's remote messages, in order
+  for (std::size_t first = 0; first < steps.size();) {
+    std::size_t last = first + 1;  // the group [first, last) runs in one exchange
+    while (last < steps.size() && steps[last].exchange == steps[first].exchange) ++last;
+    bool empty = true;
+    for (std::size_t s = first; s < last; ++s)
+      empty &= steps[s].sends.empty() && steps[s].receives.empty();
+    if (empty) {
+      first = last;
+      continue;
+    }
+    PlanCode::Group group;
+    group.exchange = steps[first].exchange;
+    group.firstStep = static_cast<std::uint32_t>(code.steps.size());
+    std::uint32_t sendSegments = 0, receiveSegments = 0;
+    sends.clear();
+    receives.clear();
+    for (std::size_t s = first; s < last; ++s) {
+      const PlanStep& step = steps[s];
+      PlanCode::Step out;
+      out.step = step.step;
+      out.phase = step.phase;
+      out.action = step.action;
+      out.firstSend = static_cast<std::uint32_t>(code.messages.size());
+      for (const PlanMessage& m : step.sends) {
+        sends.push_back(add(m, false, sendSegments));
+        sendSegments += static_cast<std::uint32_t>(m.parts.size());
+      }
+      out.firstReceive = static_cast<std::uint32_t>(code.messages.size());
+      for (const PlanMessage& m : step.receives) {
+        const bool local = m.peer == plan.rank;
+        const std::int32_t index = add(m, local, local ? 0 : receiveSegments);
+        if (!local) {
+          receives.push_back(index);
+          receiveSegments += static_cast<std::uint32_t>(m.parts.size());
+        }
+        group.receivedParts += static_cast<std::uint32_t>(m.parts.size());
+      }
+      out.endReceive = static_cast<std::uint32_t>(code.messages.size());
+      code.steps.push_back(out);
+    }
+    group.endStep = static_cast<std::uint32_t>(code.steps.size());
+    group.firstPair = static_cast<std::uint32_t>(code.pairs.size());
+    for (std::size_t i = 0; i < std::max(sends.size(), receives.size()); ++i)
+      code.pairs.push_back({i < sends.size() ? sends[i] : -1, i < receives.size() ? receives[i] : -1});
+    group.endPair = static_cast<std::uint32_t>(code.pairs.size());
+    if (last - first == 1 && steps[first].receives.size() == 1 &&
+        steps[first].receives[0].peer == plan.rank) {
+      const PlanMessage& m = steps[first].receives[0];
+      group.direct = true;
+      for (int p : m.parts)
+        group.direct &= std::find(m.peerParts.begin(), m.peerParts.end(), p) == m.peerParts.end();
+    }
+    code.maxSendSegments = std::max(code.maxSendSegments, sendSegments);
+    code.maxReceiveSegments = std::max(code.maxReceiveSegments, receiveSegments);
+    code.maxPairs = std::max(code.maxPairs, group.endPair - group.firstPair);
+    code.maxReceivedParts = std::max(code.maxReceivedParts, group.receivedParts);
+    code.groups.push_back(group);
+    first = last;
+  }
+  return code;
+}
+
 template <class T, class Op>
 void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
              Recording* recording = nullptr, ExecutorBuffers* buffers = nullptr) {
@@ -143,14 +223,30 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
   if (parts.size() != static_cast<std::size_t>(plan.parts + plan.scratchParts))
     throw Error("coll::execute: the plan has " + std::to_string(plan.parts + plan.scratchParts) +
                 " parts, the layout " + std::to_string(parts.size()));
-  if (!plan.checked) checkPlan(plan);
+  std::optional<PlanCode> unchecked;  // made on every call for a plan not marked checked
+  if (!plan.checked) {
+    checkPlan(plan);
+    unchecked.emplace(planCode(plan));
+  }
+  const PlanCode& code = plan.checked ? plan.code : *unchecked;
   if (recording) recording->describe(plan, RecordedOpOf<Op>::value);
   std::optional<ExecutorBuffers> local;  // only when the caller keeps none
   ExecutorBuffers& b = buffers ? *buffers : local.emplace();
-  std::vector<char>& sentNow = b.sentNow;
-  std::vector<char>& moved = b.moved;
-  sentNow.assign(parts.size(), 0);
-  moved.assign(parts.size(), 0);
+  // Per part: sent by the current group; written since the start (moved
+  // off its initial).
+  constexpr unsigned char kSent = 1, kMoved = 2;
+  std::vector<unsigned char>& state = b.partState;
+  state.assign(parts.size(), 0);
+  if (b.sendSegs.size() < code.maxSendSegments) b.sendSegs.resize(code.maxSendSegments);
+  if (b.recvSegs.size() < code.maxReceiveSegments) b.recvSegs.resize(code.maxReceiveSegments);
+  if (b.exchanges.size() < code.maxPairs) b.exchanges.resize(code.maxPairs);
+  if (b.landsInPlace.size() < code.maxReceivedParts) b.landsInPlace.resize(code.maxReceivedParts);
+  SendSegment* sendSegs = b.sendSegs.data();
+  RecvSegment* recvSegs = b.recvSegs.data();
+  PeerExchange* exchanges = b.exchanges.data();
+  unsigned char* landsInPlace = b.landsInPlace.data();
+  const PlanCode::Message* messages = code.messages.data();
+  const int* partList = code.parts.data();
   // Part indices are in range (checkPlan); whether a part has storage is
   // the layout's.
   auto part = [&](int i) -> const PartView<T>& {
@@ -163,186 +259,143 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
   // Where part p's value is now.
   auto source = [&](int p) -> const T* {
     const PartView<T>& view = part(p);
-    return view.startsElsewhere() && !moved[static_cast<std::size_t>(p)] ? view.initial : view.data;
+    return view.startsElsewhere() && !(state[static_cast<std::size_t>(p)] & kMoved) ? view.initial
+                                                                                   : view.data;
   };
-  auto isLocal = [&](const PlanMessage& m) { return m.peer == rank; };
+  auto partsOf = [&](const PlanCode::Message& m) { return partList + m.parts; };
+  auto peerPartsOf = [&](const PlanCode::Message& m) { return partList + m.peerParts; };
   std::vector<unsigned char>& buffer = b.staging;
-  std::vector<SendSegment>& sendSegs = b.sendSegs;
-  std::vector<RecvSegment>& recvSegs = b.recvSegs;
-  std::vector<PeerExchange>& exchanges = b.exchanges;
-  std::vector<std::size_t>& sendStart = b.sendStart;
-  std::vector<std::size_t>& recvStart = b.recvStart;
-  const std::vector<PlanStep>& steps = plan.steps;
-  const std::size_t numSteps = steps.size();
-  for (std::size_t first = 0; first < numSteps;) {
-    std::size_t last = first + 1;  // the group [first, last) runs in one exchange
-    const int exchange = steps[first].exchange;
-    while (last < numSteps && steps[last].exchange == exchange) ++last;
+  for (const PlanCode::Group& group : code.groups) {
+    const PlanCode::Step* steps = code.steps.data() + group.firstStep;
+    const std::size_t numSteps = group.endStep - group.firstStep;
     // Every part a send reads, flagged before anything is written (no
     // step of a group touches what an earlier one writes: checkPlan).
-    bool empty = true;
-    for (std::size_t s = first; s < last; ++s) {
-      const PlanStep& step = steps[s];
-      empty &= step.sends.empty() && step.receives.empty();
-      for (const PlanMessage& m : step.sends)
-        for (int p : m.parts) {
-          part(p);  // a part the plan sends must have storage
-          sentNow[static_cast<std::size_t>(p)] = 1;
+    for (std::size_t s = 0; s < numSteps; ++s)
+      for (std::uint32_t i = steps[s].firstSend; i < steps[s].firstReceive; ++i)
+        for (const int* p = partsOf(messages[i]); p != partsOf(messages[i]) + messages[i].count; ++p) {
+          part(*p);  // a part the plan sends must have storage
+          state[static_cast<std::size_t>(*p)] |= kSent;
         }
-    }
-    if (empty) {
-      first = last;
-      continue;
-    }
-    // A lone step whose one receive is local (a copy or merge between two
-    // of this rank's parts, e.g. a scan's carry) reads its source in place
-    // when it files, not through `buffer`: nothing else of the group
-    // writes in between, provided it reads none of the parts it writes.
-    const PlanMessage* direct = nullptr;
-    if (last - first == 1 && steps[first].receives.size() == 1 &&
-        isLocal(steps[first].receives[0])) {
-      const PlanMessage& m = steps[first].receives[0];
-      bool disjoint = true;
-      for (int p : m.parts)
-        disjoint &= std::find(m.peerParts.begin(), m.peerParts.end(), p) == m.peerParts.end();
-      if (disjoint) direct = &m;
-    }
     // A received part lands in place when its step copies it and the
-    // group does not also send it from there; otherwise in `buffer` first.
+    // group does not also send it from there; otherwise in `buffer` first
+    // (a direct local copy or merge: read from its source when filed).
     // Decided once per received part, in the group's order, before
     // anything is filed (filing changes what is sent and where parts are).
-    std::vector<char>& landsInPlace = b.landsInPlace;
-    landsInPlace.clear();
-    std::size_t total = 0;
-    for (std::size_t s = first; s < last; ++s)
-      for (const PlanMessage& m : steps[s].receives)
-        for (int p : m.parts) {
-          const bool here = steps[s].action == Action::copy && !isLocal(m) &&
-                            !(sentNow[static_cast<std::size_t>(p)] && source(p) == part(p).data);
-          landsInPlace.push_back(here);
-          if (!here && !direct) total += part(p).n;
+    std::size_t total = 0, k = 0;  // k: index into landsInPlace
+    for (std::size_t s = 0; s < numSteps; ++s)
+      for (std::uint32_t i = steps[s].firstReceive; i < steps[s].endReceive; ++i) {
+        const PlanCode::Message& m = messages[i];
+        const bool remote = m.peer != rank;
+        for (const int* p = partsOf(m); p != partsOf(m) + m.count; ++p) {
+          const bool here = steps[s].action == Action::copy && remote &&
+                            !((state[static_cast<std::size_t>(*p)] & kSent) && source(*p) == part(*p).data);
+          landsInPlace[k++] = here;
+          if (!here && !group.direct) total += part(*p).n;
         }
+      }
     if (buffer.size() < total * sizeof(T)) buffer.resize(total * sizeof(T));
     T* incoming = reinterpret_cast<T*>(buffer.data());
-    sendSegs.clear();
-    recvSegs.clear();
-    sendStart.clear();
-    recvStart.clear();
-    exchanges.clear();
-    std::size_t offset = 0, k = 0;  // k: index into landsInPlace
-    for (std::size_t s = first; s < last; ++s) {
-      for (const PlanMessage& m : steps[s].sends) {
-        sendStart.push_back(sendSegs.size());
-        for (int p : m.parts) sendSegs.push_back({source(p), part(p).n * sizeof(T)});
+    std::size_t offset = 0;
+    k = 0;
+    for (std::size_t s = 0; s < numSteps; ++s) {
+      for (std::uint32_t i = steps[s].firstSend; i < steps[s].firstReceive; ++i) {
+        const PlanCode::Message& m = messages[i];
+        for (std::uint32_t j = 0; j < m.count; ++j) {
+          const int p = partsOf(m)[j];
+          sendSegs[m.segment + j] = {source(p), part(p).n * sizeof(T)};
+        }
       }
-      for (const PlanMessage& m : steps[s].receives) {
-        if (isLocal(m)) {
+      for (std::uint32_t i = steps[s].firstReceive; i < steps[s].endReceive; ++i) {
+        const PlanCode::Message& m = messages[i];
+        if (m.peer == rank) {
           // Read now, before the exchange writes anything in place (or,
           // direct, when filed).
-          for (std::size_t i = 0; i < m.parts.size(); ++i) {
-            const PartView<T>& from = part(m.peerParts[i]);
-            if (from.n != part(m.parts[i]).n)
+          for (std::uint32_t j = 0; j < m.count; ++j) {
+            const int from = peerPartsOf(m)[j], into = partsOf(m)[j];
+            if (part(from).n != part(into).n)
               throw Error("coll::execute: step " + std::to_string(steps[s].step) + " of rank " +
-                          std::to_string(rank) + " copies part " +
-                          std::to_string(m.peerParts[i]) + " into part " +
-                          std::to_string(m.parts[i]) + " of another size");
-            if (direct) continue;
-            const T* in = source(m.peerParts[i]);
-            std::copy(in, in + from.n, incoming + offset);
-            offset += from.n;
+                          std::to_string(rank) + " copies part " + std::to_string(from) +
+                          " into part " + std::to_string(into) + " of another size");
+            if (group.direct) continue;
+            const T* in = source(from);
+            std::copy(in, in + part(from).n, incoming + offset);
+            offset += part(from).n;
           }
-          k += m.parts.size();
+          k += m.count;
           continue;
         }
-        recvStart.push_back(recvSegs.size());
-        for (int p : m.parts) {
+        for (std::uint32_t j = 0; j < m.count; ++j) {
+          const PartView<T>& into = part(partsOf(m)[j]);
           if (landsInPlace[k++]) {
-            recvSegs.push_back({part(p).data, part(p).n * sizeof(T)});
+            recvSegs[m.segment + j] = {into.data, into.n * sizeof(T)};
             continue;
           }
-          recvSegs.push_back({incoming + offset, part(p).n * sizeof(T)});
-          offset += part(p).n;
+          recvSegs[m.segment + j] = {incoming + offset, into.n * sizeof(T)};
+          offset += into.n;
         }
       }
     }
-    sendStart.push_back(sendSegs.size());
-    recvStart.push_back(recvSegs.size());
-    // Pair the group's sends and remote receives into exchanges, in order.
-    struct Cursor {
-      std::size_t step, message, index;
-    };
-    Cursor out{first, 0, 0}, in{first, 0, 0};
-    auto advance = [&](Cursor& c, bool sends) -> const PlanMessage* {
-      for (; c.step < last; ++c.step, c.message = 0) {
-        const std::vector<PlanMessage>& list =
-            sends ? steps[c.step].sends : steps[c.step].receives;
-        while (c.message < list.size()) {
-          const PlanMessage& m = list[c.message++];
-          if (sends || !isLocal(m)) return &m;
-        }
-      }
-      return nullptr;
-    };
-    for (;;) {
-      const PlanMessage* to = advance(out, true);
-      const PlanMessage* from = advance(in, false);
-      if (!to && !from) break;
+    // The group's sends and remote receives, paired into exchanges.
+    const std::size_t numPairs = group.endPair - group.firstPair;
+    for (std::size_t i = 0; i < numPairs; ++i) {
+      const PlanCode::Pair& pair = code.pairs[group.firstPair + i];
       PeerExchange e{nullptr, 0, kNoPeer, nullptr, 0, kNoPeer};
-      if (to) {
-        e.sends = sendSegs.data() + sendStart[out.index];
-        e.numSends = sendStart[out.index + 1] - sendStart[out.index];
-        e.to = to->peer;
-        ++out.index;
+      if (pair.send >= 0) {
+        const PlanCode::Message& m = messages[pair.send];
+        e.sends = sendSegs + m.segment;
+        e.numSends = m.count;
+        e.to = m.peer;
       }
-      if (from) {
-        e.recvs = recvSegs.data() + recvStart[in.index];
-        e.numRecvs = recvStart[in.index + 1] - recvStart[in.index];
-        e.from = from->peer;
-        ++in.index;
+      if (pair.receive >= 0) {
+        const PlanCode::Message& m = messages[pair.receive];
+        e.recvs = recvSegs + m.segment;
+        e.numRecvs = m.count;
+        e.from = m.peer;
       }
-      exchanges.push_back(e);
+      exchanges[i] = e;
     }
-    if (!exchanges.empty()) transport.exchangeAll(exchanges.data(), exchanges.size(), exchange);
+    if (numPairs) transport.exchangeAll(exchanges, numPairs, group.exchange);
     // File what was staged, in the order of the plan.
     offset = 0;
     k = 0;
-    for (std::size_t s = first; s < last; ++s) {
-      const PlanStep& step = steps[s];
-      const int tag = step.step;
-      for (const PlanMessage& m : step.receives) {
-        for (std::size_t i = 0; i < m.parts.size(); ++i) {
-          const int p = m.parts[i];
+    for (std::size_t s = 0; s < numSteps; ++s) {
+      const PlanCode::Step& step = steps[s];
+      for (std::uint32_t i = step.firstReceive; i < step.endReceive; ++i) {
+        const PlanCode::Message& m = messages[i];
+        for (std::uint32_t j = 0; j < m.count; ++j) {
+          const int p = partsOf(m)[j];
           const PartView<T>& into = part(p);
           if (!landsInPlace[k++]) {  // staged, or a direct local copy or merge
-            const T* in = direct ? source(m.peerParts[i]) : incoming + offset;
+            const T* in = group.direct ? source(peerPartsOf(m)[j]) : incoming + offset;
             if (step.action == Action::copy)
               std::copy(in, in + into.n, into.data);
-            else if (into.startsElsewhere() && !moved[static_cast<std::size_t>(p)])
+            else if (into.startsElsewhere() && !(state[static_cast<std::size_t>(p)] & kMoved))
               mergeInto(m.peer, rank, in, into.initial, into.data, into.n, op);  // first write: one pass
             else
               mergeFrom(m.peer, rank, in, into.data, into.n, op);
-            if (!direct) offset += into.n;
+            if (!group.direct) offset += into.n;
           }
-          moved[static_cast<std::size_t>(p)] = 1;
+          state[static_cast<std::size_t>(p)] |= kMoved;
         }
         if (recording) {
-          const std::string& phase = phaseOf(plan, step);
-          if (isLocal(m)) recording->sent(tag, rank, rank, m.peerParts);
-          recording->received(tag, m.peer, rank, m.parts, step.action, phase);
+          const std::string& phase = phaseName(plan, step.phase);
+          if (m.peer == rank) recording->sent(step.step, rank, rank, peerPartsOf(m), m.count);
+          recording->received(step.step, m.peer, rank, partsOf(m), m.count, step.action, phase);
         }
       }
       if (recording)
-        for (const PlanMessage& m : step.sends) recording->sent(tag, rank, m.peer, m.parts);
+        for (std::uint32_t i = step.firstSend; i < step.firstReceive; ++i)
+          recording->sent(step.step, rank, messages[i].peer, partsOf(messages[i]), messages[i].count);
     }
-    for (std::size_t s = first; s < last; ++s)
-      for (const PlanMessage& m : steps[s].sends)
-        for (int p : m.parts) sentNow[static_cast<std::size_t>(p)] = 0;
-    first = last;
+    for (std::size_t s = 0; s < numSteps; ++s)
+      for (std::uint32_t i = steps[s].firstSend; i < steps[s].firstReceive; ++i)
+        for (const int* p = partsOf(messages[i]); p != partsOf(messages[i]) + messages[i].count; ++p)
+          state[static_cast<std::size_t>(*p)] &= static_cast<unsigned char>(~kSent);
   }
   // A part never written ends where it started: copy it to its data
   // (unless it is scratch).
   for (std::size_t p = 0; p < parts.size(); ++p)
-    if (parts[p].keep && parts[p].startsElsewhere() && !moved[p] && parts[p].n)
+    if (parts[p].keep && parts[p].startsElsewhere() && !(state[p] & kMoved) && parts[p].n)
       std::copy(parts[p].initial, parts[p].initial + parts[p].n, parts[p].data);
 }
 

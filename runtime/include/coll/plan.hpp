@@ -18,6 +18,7 @@
 // keeps it, as in scans).
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -82,6 +83,48 @@ struct PlanStep {
   std::vector<PlanMessage> sends, receives;
 };
 
+// The executor's form of a rank's steps (made by coll::planCode, in
+// coll/executor.hpp, from a plan checkPlan passed): the same steps, grouped
+// by exchange, with their messages and part lists each in one flat array
+// and the pairing of sends with receives worked out. A collective that runs
+// after other work finds little of its plan in cache: this way a call reads
+// a few contiguous cache lines, not a vector per message and per part list.
+struct PlanCode {
+  struct Message {
+    int peer = 0;
+    std::uint32_t parts = 0;      // its parts: parts[parts .. parts + count)
+    std::uint32_t peerParts = 0;  // a local receive's sources, as many (else == parts)
+    std::uint32_t count = 0;
+    std::uint32_t segment = 0;    // its first segment in its group's send or receive list
+  };
+  struct Step {
+    int step = 0;  // its number in the program (the tag of its recording)
+    int phase = 0;
+    Action action = Action::copy;
+    std::uint32_t firstSend = 0, firstReceive = 0, endReceive = 0;  // into messages
+  };
+  // One send and one remote receive of a group, run as one PeerExchange
+  // (an index of -1: none that way).
+  struct Pair {
+    std::int32_t send = -1, receive = -1;
+  };
+  struct Group {
+    int exchange = 0;  // its tag
+    std::uint32_t firstStep = 0, endStep = 0, firstPair = 0, endPair = 0;
+    std::uint32_t receivedParts = 0;  // over its receives, local ones too
+    // A lone step whose one receive is a local copy or merge of other parts
+    // than it writes: filed straight from its source, not staged.
+    bool direct = false;
+  };
+  std::vector<Group> groups;  // by increasing step; groups of no messages left out
+  std::vector<Step> steps;
+  std::vector<Pair> pairs;
+  std::vector<Message> messages;
+  std::vector<int> parts;
+  // The most any group needs, so a call sizes its lists once.
+  std::uint32_t maxSendSegments = 0, maxReceiveSegments = 0, maxPairs = 0, maxReceivedParts = 0;
+};
+
 struct Plan {
   Kind kind = Kind::allreduce;
   int ranks = 1;
@@ -93,8 +136,10 @@ struct Plan {
   std::vector<std::string> phases;  // the names of the steps' phases
   std::vector<PlanStep> steps;      // this rank's steps, by increasing number
   // Set once coll::checkPlan passed (the Comm's cache checks a plan when it
-  // makes it): the executor then skips the checks that read only the plan.
+  // makes it), with `code` made from the steps: the executor then runs
+  // `code` and skips the checks that read only the plan.
   bool checked = false;
+  PlanCode code;
 };
 
 // A plan of `kind` for rank `rank` of `ranks` with no steps yet.
@@ -116,12 +161,15 @@ inline int phaseIndex(Plan& plan, const std::string& name) {
   return static_cast<int>(plan.phases.size()) - 1;
 }
 
-// The phase name of one of the plan's steps.
-inline const std::string& phaseOf(const Plan& plan, const PlanStep& step) {
+// The name of phase `phase` of the plan (e.g. a step's).
+inline const std::string& phaseName(const Plan& plan, int phase) {
   static const std::string unnamed = "step";
-  return step.phase >= 0 && static_cast<std::size_t>(step.phase) < plan.phases.size()
-             ? plan.phases[static_cast<std::size_t>(step.phase)]
+  return phase >= 0 && static_cast<std::size_t>(phase) < plan.phases.size()
+             ? plan.phases[static_cast<std::size_t>(phase)]
              : unnamed;
+}
+inline const std::string& phaseOf(const Plan& plan, const PlanStep& step) {
+  return phaseName(plan, step.phase);
 }
 
 // Appends the program's next step, number plan.numSteps, in phase `phase`,

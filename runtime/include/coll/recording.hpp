@@ -28,14 +28,16 @@ namespace coll {
 // its receiver (the parts it wrote and how), and printed as one transfer.
 class Recording {
  public:
-  void sent(int step, int src, int dst, const std::vector<int>& parts) {
+  // The `count` parts at `parts`, read by src for dst in `step`.
+  void sent(int step, int src, int dst, const int* parts, std::size_t count) {
     std::lock_guard<std::mutex> lock(mutex_);
-    sends_[{step, src, dst}].push_back(parts);
+    sends_[{step, src, dst}].emplace_back(parts, parts + count);
   }
-  void received(int step, int src, int dst, const std::vector<int>& parts, Action action,
+  // The `count` parts at `parts`, written by dst from src's message of `step`.
+  void received(int step, int src, int dst, const int* parts, std::size_t count, Action action,
                 const std::string& phase) {
     std::lock_guard<std::mutex> lock(mutex_);
-    receives_[{step, src, dst}].push_back({parts, action});
+    receives_[{step, src, dst}].push_back({std::vector<int>(parts, parts + count), action});
     phases_[step] = phase;
   }
   void describe(const Plan& plan, RecordedOp op = RecordedOp::sum) {

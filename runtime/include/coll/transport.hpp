@@ -78,14 +78,12 @@ class Transport {
 // between calls so a collective called in a loop does not allocate once
 // warmed up.
 struct ExecutorBuffers {
-  std::vector<unsigned char> staging;  // messages to merge, or to copy over a part also sent
-  std::vector<char> sentNow;           // per part: sent in the current step (or group)
-  std::vector<char> moved;             // per part: written since the start (left its initial)
-  std::vector<char> landsInPlace;      // per received part of the group: not staged
-  std::vector<SendSegment> sendSegs;
+  std::vector<unsigned char> staging;     // messages to merge, or to copy over a part also sent
+  std::vector<unsigned char> partState;   // per part: sent in the current group, moved (bits)
+  std::vector<unsigned char> landsInPlace;  // per received part of the group: not staged
+  std::vector<SendSegment> sendSegs;      // the group's, message after message
   std::vector<RecvSegment> recvSegs;
   std::vector<PeerExchange> exchanges;
-  std::vector<std::size_t> sendStart, recvStart;  // per message, into the segments
 };
 
 // Memory a collective needs during one call besides the caller's buffers
