@@ -109,8 +109,20 @@ for P in 3 4 5; do
   runs=$((runs + 1))
 done
 
+section "preload: an MPI program written without collc, unchanged, with libcollc_mpi.so (docs/preload.md)"
+# Every served call on 24 types and every operator, without and with the
+# library: identical results, and the summary of what it served.
+preloaded=0
+for P in 3 5; do
+  test/preload/run.sh openmpi "$P" "$PWD/build/lib/libcollc_mpi.so" any 0 \
+    build/bin/preload_collectives mpirun "${mpirun_args[@]}" | sed 's/^/   /' ||
+    fail "the preloaded program at P = $P differed from plain MPI"
+  preloaded=$((preloaded + 1))
+done
+
 section "summary"
 echo "   proven:   $proven example specs (their rank ranges above, each cross-checked by the simulation), and $caught broken program caught with a counterexample"
 echo "   compiled: $headers of $(ls examples/*.coll | wc -l) examples proven for each admitted P in 1..64 and written to $out/"
 echo "   ran:      $runs mpirun runs matched the MPI library's results"
+echo "   preload:  $preloaded mpirun runs of an unchanged MPI program with libcollc_mpi.so, results identical to plain MPI"
 echo "   main job: $((SECONDS - started)) s after the build"

@@ -530,34 +530,32 @@ static LogicalResult emitDispatcher(StringRef name,
   for (size_t i = 0; i < all.size(); ++i)
     os << (i ? " || " : "") << all[i].getSymName() << "_accepts(ranks)";
   os << ";\n}\n\n";
-  // broadcast works in one buffer; every other kind takes send and recv.
-  bool inOneBuffer = all.front().getKind() == CollectiveKind::broadcast;
-  os << "template <class T, class... Rest>\n"
-     << "void " << name << "(coll::Comm &comm, "
-     << (inOneBuffer ? "T *buffer" : "const T *send, T *recv")
-     << ", std::size_t count, Rest &&...rest) {\n"
-     << "  const std::size_t bytes = count * sizeof(T);\n"
+  // NAME_choice: the candidate's index, from the thresholds per P; the
+  // dispatcher switches on it, so what a caller asks NAME_choice (the
+  // preload library's COLLC_MPI_VERBOSE) is what runs.
+  os << "/// The index into " << name
+     << "_candidates of the candidate " << name
+     << " calls at `ranks` and `bytes`.\n"
+     << "constexpr int " << name
+     << "_choice(int ranks, std::size_t bytes) noexcept {\n"
      << "  (void)bytes;\n"
-     << "  switch (comm.size()) {\n";
-  std::string arguments = inOneBuffer ? "(comm, buffer, count, " : "(comm, send, recv, count, ";
-  auto call = [&](size_t i) {
-    return (all[i].getSymName() + arguments + "std::forward<Rest>(rest)...)")
-        .str();
-  };
+     << "  switch (ranks) {\n";
   auto emitRanges = [&](ArrayRef<std::pair<uint64_t, size_t>> ranges,
                         StringRef indent) {
     for (auto [until, i] : ranges) {
       if (until == UINT64_MAX)
-        os << indent << "return " << call(i) << ";\n";
+        os << indent << "return " << i << ";\n";
       else
         os << indent << "if (bytes < " << until << ")\n"
-           << indent << "  return " << call(i) << ";\n";
+           << indent << "  return " << i << ";\n";
     }
   };
   // Per set of admitting candidates, the thresholds of the largest P
   // priced with that set: the estimate beyond the priced sizes.
   std::map<std::vector<bool>, std::pair<int64_t, std::vector<std::pair<uint64_t, size_t>>>>
       largestBySet;
+  // Per priced P, each candidate's affine cost (none: not admitted).
+  std::vector<std::pair<int64_t, std::vector<std::optional<AffineCost>>>> costsByP;
   // On the model's topology for each P, when it has one. A topology that
   // does not fit P (torus(2, 4) at P = 5) prices no thresholds there; one
   // that fits no P (an unreadable file, an unknown name) is an error.
@@ -579,6 +577,7 @@ static LogicalResult emitDispatcher(StringRef name,
     std::vector<std::pair<uint64_t, size_t>> ranges = thresholdsOf(*priced);
     if (ranges.empty())
       continue;
+    costsByP.push_back({P, priced->costs});
     os << "  case " << P << ":\n";
     emitRanges(ranges, "    ");
     std::vector<bool> admitted;
@@ -595,12 +594,12 @@ static LogicalResult emitDispatcher(StringRef name,
     // Beyond the priced sizes the crossovers move with P; the thresholds of
     // the largest priced P whose candidates are the same are an estimate
     // (`collc explain --ranks P` prices any P exactly).
-    os << "    if (comm.size() > " << counts.back() << ") {\n";
+    os << "    if (ranks > " << counts.back() << ") {\n";
     for (auto &[admitted, priced] : largestBySet) {
       os << "      if (";
       for (size_t i = 0; i < all.size(); ++i)
         os << (i ? " && " : "") << (admitted[i] ? "" : "!")
-           << all[i].getSymName() << "_accepts(comm.size())";
+           << all[i].getSymName() << "_accepts(ranks)";
       os << ") {  // as at P = " << priced.first << "\n";
       emitRanges(priced.second, "        ");
       os << "      }\n";
@@ -610,9 +609,58 @@ static LogicalResult emitDispatcher(StringRef name,
   // Otherwise the first candidate that admits the communicator (it reports
   // a size it does not admit).
   for (size_t i = 0; i + 1 < all.size(); ++i)
-    os << "    if (" << all[i].getSymName() << "_accepts(comm.size()))\n"
-       << "      return " << call(i) << ";\n";
-  os << "    return " << call(all.size() - 1) << ";\n";
+    os << "    if (" << all[i].getSymName() << "_accepts(ranks))\n"
+       << "      return " << i << ";\n";
+  os << "    return " << all.size() - 1 << ";\n";
+  os << "  }\n}\n\n";
+
+  os << "/// " << name << "'s candidates, as " << name << "_choice numbers them.\n"
+     << "inline constexpr const char *" << name << "_candidates[] = {";
+  for (size_t i = 0; i < all.size(); ++i)
+    os << (i ? ", " : "") << "\"" << all[i].getSymName() << "\"";
+  os << "};\n\n";
+
+  // The model's predictions behind the thresholds, for a caller that
+  // explains a choice at run time: per priced P, (fixed us, us per byte)
+  // of each candidate, -1 where it does not admit P.
+  os << "/// The model's time for candidate `candidate` at `ranks` and `bytes`, in\n"
+     << "/// microseconds; negative where it does not admit `ranks` or `ranks` was\n"
+     << "/// not priced (beyond P = " << counts.back() << ").\n"
+     << "inline double " << name
+     << "_predicted_us(int ranks, std::size_t bytes, int candidate) noexcept {\n"
+     << "  static constexpr double costs[][" << 1 + 2 * all.size() << "] = {\n";
+  for (auto &[P, costs] : costsByP) {
+    os << "    {" << P;
+    for (const std::optional<AffineCost> &c : costs) {
+      if (c)
+        os << ", " << llvm::format("%.9g", c->fixed) << ", "
+           << llvm::format("%.9g", c->perByte);
+      else
+        os << ", -1, -1";
+    }
+    os << "},\n";
+  }
+  os << "  };\n"
+     << "  if (candidate < 0 || candidate >= " << all.size() << ")\n"
+     << "    return -1;\n"
+     << "  for (const auto &row : costs)\n"
+     << "    if (row[0] == ranks)\n"
+     << "      return row[1 + 2 * candidate] < 0 ? -1 : row[1 + 2 * candidate] + row[2 + 2 * candidate] * static_cast<double>(bytes);\n"
+     << "  return -1;\n"
+     << "}\n\n";
+
+  // broadcast works in one buffer; every other kind takes send and recv.
+  bool inOneBuffer = all.front().getKind() == CollectiveKind::broadcast;
+  os << "template <class T, class... Rest>\n"
+     << "void " << name << "(coll::Comm &comm, "
+     << (inOneBuffer ? "T *buffer" : "const T *send, T *recv")
+     << ", std::size_t count, Rest &&...rest) {\n"
+     << "  switch (" << name << "_choice(comm.size(), count * sizeof(T))) {\n";
+  std::string arguments = inOneBuffer ? "(comm, buffer, count, " : "(comm, send, recv, count, ";
+  for (size_t i = 0; i < all.size(); ++i)
+    os << "  " << (i + 1 < all.size() ? "case " + std::to_string(i) + ":" : std::string("default:"))
+       << "\n    return " << all[i].getSymName() << arguments
+       << "std::forward<Rest>(rest)...);\n";
   os << "  }\n}\n\n";
   return success();
 }

@@ -4,6 +4,7 @@
 // order (what the verifier's operator-legality proof checks).
 
 #include <cstddef>
+#include <type_traits>
 
 namespace coll {
 
@@ -48,7 +49,14 @@ struct Sum {
 };
 struct Prod {
   template <class T>
-  T operator()(const T& a, const T& b) const { return static_cast<T>(a * b); }
+  T operator()(const T& a, const T& b) const {
+    // Narrow types promote to int, where 65535 * 65535 overflows: multiply
+    // them as unsigned (the same low bits).
+    if constexpr (std::is_integral_v<T> && sizeof(T) < sizeof(int))
+      return static_cast<T>(static_cast<unsigned>(a) * static_cast<unsigned>(b));
+    else
+      return static_cast<T>(a * b);
+  }
 };
 struct Min {
   template <class T>
@@ -57,6 +65,34 @@ struct Min {
 struct Max {
   template <class T>
   T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+
+// The logical and bitwise operators matching MPI_LAND, MPI_LOR, MPI_LXOR,
+// MPI_BAND, MPI_BOR and MPI_BXOR (integer types; a logical result is 0 or
+// 1, as MPI's).
+struct LogicalAnd {
+  template <class T>
+  T operator()(const T& a, const T& b) const { return static_cast<T>(a != 0 && b != 0); }
+};
+struct LogicalOr {
+  template <class T>
+  T operator()(const T& a, const T& b) const { return static_cast<T>(a != 0 || b != 0); }
+};
+struct LogicalXor {
+  template <class T>
+  T operator()(const T& a, const T& b) const { return static_cast<T>((a != 0) != (b != 0)); }
+};
+struct BitAnd {
+  template <class T>
+  T operator()(const T& a, const T& b) const { return static_cast<T>(a & b); }
+};
+struct BitOr {
+  template <class T>
+  T operator()(const T& a, const T& b) const { return static_cast<T>(a | b); }
+};
+struct BitXor {
+  template <class T>
+  T operator()(const T& a, const T& b) const { return static_cast<T>(a ^ b); }
 };
 
 // The caller's operator of a `custom noncommutative` collective: the

@@ -1,0 +1,477 @@
+// libcollc_mpi.so: MPI's collectives served by collc's proven schedules,
+// for programs that cannot change (docs/preload.md). Preloaded
+// (LD_PRELOAD) or linked before the MPI library, it defines the MPI_
+// functions below; each either runs the policy's schedule (Serve.hpp) on a
+// private duplicate of the communicator or calls the PMPI_ function
+// unchanged, and counts which and why.
+//
+// Every rank of a communicator must take the same decision, so it depends
+// only on what MPI requires to be the same on every rank of the call: the
+// datatype (the same handle, not only the same type signature), the
+// operator, the counts, the communicator, MPI_IN_PLACE (all or none).
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "Serve.hpp"
+#include "coll/mpi_transport.hpp"
+
+#define COLLC_MPI_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace coll::mpi {
+namespace {
+
+// Why a call went to the MPI library.
+enum class Pass : unsigned char {
+  disabled,        // COLLC_MPI_DISABLE=1
+  threadMultiple,  // MPI_THREAD_MULTIPLE
+  intercomm,
+  datatype,        // derived or with holes (e.g. MPI_SHORT_INT)
+  reduction,       // a pair MPI does not define, or a type the runtime does not reduce
+  userOperator,    // MPI_Op_create, MINLOC/MAXLOC, REPLACE, NO_OP
+  form,            // a form not served (mixed send and receive types, in place where not served)
+  count,           // negative or too large
+};
+constexpr int kPasses = 8;
+const char* passName(Pass pass) {
+  switch (pass) {
+    case Pass::disabled: return "COLLC_MPI_DISABLE";
+    case Pass::threadMultiple: return "MPI_THREAD_MULTIPLE";
+    case Pass::intercomm: return "intercommunicator";
+    case Pass::datatype: return "derived or non-contiguous datatype";
+    case Pass::reduction: return "operator not defined on the datatype";
+    case Pass::userOperator: return "user-defined or pair operator";
+    case Pass::form: return "form not served";
+    case Pass::count: return "count";
+  }
+  return "?";
+}
+
+// The process's state: one per process, made at the first call, ended by
+// MPI_Finalize. The keyval caches each user communicator's coll::Comm.
+struct Library {
+  bool disabled = false;
+  int verbose = 0;
+  bool threadMultiple = false;
+  int keyval = MPI_KEYVAL_INVALID;
+  std::vector<MPI_Comm> comms;  // those holding our attribute
+  std::array<std::atomic<std::uint64_t>, kCalls> served{};
+  std::array<std::array<std::atomic<std::uint64_t>, kPasses>, kCalls> passed{};
+  std::mutex mutex;  // comms, explained
+  std::set<std::tuple<const void*, int, int, std::string>> explained;
+};
+
+// A user communicator's state (the attribute's value).
+struct CommState {
+  std::unique_ptr<Comm> comm;  // null for an intercommunicator
+};
+
+Library* library = nullptr;
+
+int deleteState(MPI_Comm comm, int, void* value, void*) {
+  delete static_cast<CommState*>(value);
+  if (library) {
+    std::lock_guard<std::mutex> lock(library->mutex);
+    auto& comms = library->comms;
+    comms.erase(std::remove(comms.begin(), comms.end(), comm), comms.end());
+  }
+  return MPI_SUCCESS;
+}
+
+Library& theLibrary() {
+  if (library) return *library;
+  library = new Library;
+  const char* disable = std::getenv("COLLC_MPI_DISABLE");
+  library->disabled = disable && std::strcmp(disable, "0") != 0 && *disable;
+  if (const char* verbose = std::getenv("COLLC_MPI_VERBOSE")) library->verbose = std::atoi(verbose);
+  int provided = MPI_THREAD_SINGLE;
+  PMPI_Query_thread(&provided);
+  library->threadMultiple = provided == MPI_THREAD_MULTIPLE;
+  PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, deleteState, &library->keyval, nullptr);
+  return *library;
+}
+
+// The cached state of `comm`, made at its first served call (collective:
+// every rank serves the same first call). Null for an intercommunicator.
+Comm* commOf(MPI_Comm comm) {
+  Library& lib = theLibrary();
+  void* value = nullptr;
+  int found = 0;
+  PMPI_Comm_get_attr(comm, lib.keyval, &value, &found);
+  if (found) return static_cast<CommState*>(value)->comm.get();
+  auto state = std::make_unique<CommState>();
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (!inter) state->comm = std::make_unique<Comm>(comm);
+  Comm* result = state->comm.get();
+  PMPI_Comm_set_attr(comm, lib.keyval, state.release());
+  std::lock_guard<std::mutex> lock(lib.mutex);
+  lib.comms.push_back(comm);
+  return result;
+}
+
+// What a predefined datatype is: its element type for reductions (none
+// for the types the runtime does not reduce) and whether its bytes are
+// contiguous (size == extent), so the moving kinds copy them as bytes.
+struct TypeInfo {
+  bool named = false, contiguous = false, reducible = false;
+  bool logicalOnly = false, bitwiseOnly = false;  // MPI_C_BOOL, MPI_BYTE
+  Element element = Element::u8;
+  std::size_t size = 0;
+};
+
+TypeInfo typeInfo(MPI_Datatype type) {
+  TypeInfo info;
+  int integers = 0, addresses = 0, datatypes = 0, combiner = 0;
+  if (type == MPI_DATATYPE_NULL ||
+      PMPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner) != MPI_SUCCESS)
+    return info;
+  info.named = combiner == MPI_COMBINER_NAMED;
+  if (!info.named) return info;
+  int size = 0;
+  MPI_Aint lb = 0, extent = 0, trueLb = 0, trueExtent = 0;
+  PMPI_Type_size(type, &size);
+  PMPI_Type_get_extent(type, &lb, &extent);
+  PMPI_Type_get_true_extent(type, &trueLb, &trueExtent);
+  info.size = static_cast<std::size_t>(size);
+  info.contiguous = size > 0 && lb == 0 && trueLb == 0 && extent == size && trueExtent == size;
+  struct Known {
+    MPI_Datatype type;
+    bool isSigned, floating;
+  };
+  // MPI's C integer, multi-language, floating, byte and logical types
+  // (MPI_CHAR is none of them: MPI does not reduce it).
+  const Known known[] = {
+      {MPI_SIGNED_CHAR, true, false},   {MPI_UNSIGNED_CHAR, false, false},
+      {MPI_SHORT, true, false},         {MPI_UNSIGNED_SHORT, false, false},
+      {MPI_INT, true, false},           {MPI_UNSIGNED, false, false},
+      {MPI_LONG, true, false},          {MPI_UNSIGNED_LONG, false, false},
+      {MPI_LONG_LONG, true, false},     {MPI_UNSIGNED_LONG_LONG, false, false},
+      {MPI_INT8_T, true, false},        {MPI_UINT8_T, false, false},
+      {MPI_INT16_T, true, false},       {MPI_UINT16_T, false, false},
+      {MPI_INT32_T, true, false},       {MPI_UINT32_T, false, false},
+      {MPI_INT64_T, true, false},       {MPI_UINT64_T, false, false},
+      {MPI_AINT, true, false},          {MPI_OFFSET, true, false},
+      {MPI_COUNT, true, false},         {MPI_FLOAT, true, true},
+      {MPI_DOUBLE, true, true},         {MPI_LONG_DOUBLE, true, true},
+      {MPI_BYTE, false, false},         {MPI_C_BOOL, false, false},
+  };
+  for (const Known& k : known) {
+    if (k.type != type) continue;
+    info.bitwiseOnly = type == MPI_BYTE;
+    info.logicalOnly = type == MPI_C_BOOL;
+    if (k.floating) {
+      info.reducible = true;
+      if (size == sizeof(float)) info.element = Element::f32;
+      else if (size == sizeof(double)) info.element = Element::f64;
+      else if (size == sizeof(long double)) info.element = Element::f80;
+      else info.reducible = false;
+      return info;
+    }
+    info.reducible = true;
+    switch (size) {
+      case 1: info.element = k.isSigned ? Element::i8 : Element::u8; break;
+      case 2: info.element = k.isSigned ? Element::i16 : Element::u16; break;
+      case 4: info.element = k.isSigned ? Element::i32 : Element::u32; break;
+      case 8: info.element = k.isSigned ? Element::i64 : Element::u64; break;
+      default: info.reducible = false;
+    }
+    return info;
+  }
+  return info;
+}
+
+// Predefined datatypes never change: remember the last few looked up.
+const TypeInfo& cachedTypeInfo(MPI_Datatype type) {
+  struct Entry {
+    MPI_Datatype type;
+    TypeInfo info;
+  };
+  thread_local std::vector<Entry> cache;
+  for (const Entry& e : cache)
+    if (e.type == type) return e.info;
+  static const TypeInfo derived;  // not cached: a freed handle may come back as another type
+  TypeInfo info = typeInfo(type);
+  if (!info.named) return derived;
+  if (cache.size() == 16) cache.erase(cache.begin());
+  cache.push_back({type, info});
+  return cache.back().info;
+}
+
+// The operator, or why it is not served.
+bool reductionOf(MPI_Op op, Reduction& reduction) {
+  const std::pair<MPI_Op, Reduction> ops[] = {
+      {MPI_SUM, Reduction::sum},   {MPI_PROD, Reduction::prod}, {MPI_MIN, Reduction::min},
+      {MPI_MAX, Reduction::max},   {MPI_LAND, Reduction::land}, {MPI_LOR, Reduction::lor},
+      {MPI_LXOR, Reduction::lxor}, {MPI_BAND, Reduction::band}, {MPI_BOR, Reduction::bor},
+      {MPI_BXOR, Reduction::bxor},
+  };
+  for (auto [o, r] : ops)
+    if (o == op) {
+      reduction = r;
+      return true;
+    }
+  return false;
+}
+
+// One call's decision: served on `comm`, or passed for `why`.
+struct Decision {
+  Comm* comm = nullptr;
+  Pass why = Pass::form;
+};
+
+// The checks every call makes before its own.
+bool admitted(Library& lib, MPI_Comm comm, Decision& d) {
+  if (lib.disabled) return d.why = Pass::disabled, false;
+  if (lib.threadMultiple) return d.why = Pass::threadMultiple, false;
+  if (comm == MPI_COMM_NULL) return d.why = Pass::form, false;
+  d.comm = commOf(comm);
+  if (!d.comm) return d.why = Pass::intercomm, false;
+  return true;
+}
+
+bool reductionServed(const TypeInfo& info, MPI_Op op, Reduction& reduction, Decision& d) {
+  if (!reductionOf(op, reduction)) return d.why = Pass::userOperator, false;
+  if (!info.named || !info.contiguous) return d.why = Pass::datatype, false;
+  const bool logical = reduction == Reduction::land || reduction == Reduction::lor ||
+                       reduction == Reduction::lxor;
+  const bool bitwise = reduction == Reduction::band || reduction == Reduction::bor ||
+                       reduction == Reduction::bxor;
+  if (!info.reducible || (info.logicalOnly && !logical) || (info.bitwiseOnly && !bitwise) ||
+      !reduces(info.element, reduction))
+    return d.why = Pass::reduction, false;
+  return true;
+}
+
+// Prints, once per (call site, kind, P, schedule), what runs and why.
+void explainOnce(Library& lib, Call call, const void* site, Comm& comm, std::size_t bytes) {
+  // (A call of no elements runs nothing: not explained.)
+  if (lib.verbose < 1 || comm.rank() != 0 || (bytes == 0 && call != Call::barrier)) return;
+  std::string why = explain(call, comm.size(), bytes);
+  // The schedule's name alone keys the print: a new size range is a new
+  // schedule, the same schedule at another size is not printed again.
+  std::string name = why.substr(0, why.find(' '));
+  {
+    std::lock_guard<std::mutex> lock(lib.mutex);
+    if (!lib.explained.insert({site, static_cast<int>(call), comm.size(), name}).second) return;
+  }
+  Dl_info where{};
+  char at[256];
+  if (dladdr(site, &where) && where.dli_fname) {
+    const char* file = std::strrchr(where.dli_fname, '/');
+    file = file ? file + 1 : where.dli_fname;
+    if (where.dli_sname)
+      std::snprintf(at, sizeof at, "%s(%s+0x%lx)", file, where.dli_sname,
+                    static_cast<unsigned long>(static_cast<const char*>(site) -
+                                               static_cast<const char*>(where.dli_saddr)));
+    else
+      std::snprintf(at, sizeof at, "%s+0x%lx", file,
+                    static_cast<unsigned long>(static_cast<const char*>(site) -
+                                               static_cast<const char*>(where.dli_fbase)));
+  } else {
+    std::snprintf(at, sizeof at, "%p", site);
+  }
+  std::fprintf(stderr, "collc_mpi: %s at %s, P = %d, %zu B: %s\n", callName(call), at,
+               comm.size(), bytes, why.c_str());
+}
+
+// Runs `serve` (the policy's schedule), or reports its error through the
+// communicator's error handler (the call cannot be retried by MPI: some
+// messages may have gone).
+template <class Serve>
+int run(Library& lib, Call call, MPI_Comm comm, Serve&& serve) {
+  try {
+    serve();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "collc_mpi: %s: %s\n", callName(call), e.what());
+    PMPI_Comm_call_errhandler(comm, MPI_ERR_INTERN);  // aborts unless the program set another
+    return MPI_ERR_INTERN;
+  }
+  lib.served[static_cast<int>(call)].fetch_add(1, std::memory_order_relaxed);
+  return MPI_SUCCESS;
+}
+
+void countPassed(Library& lib, Call call, Pass why) {
+  lib.passed[static_cast<int>(call)][static_cast<int>(why)].fetch_add(1, std::memory_order_relaxed);
+}
+
+void printSummary(Library& lib) {
+  int rank = 0, size = 1;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (rank != 0) return;
+  std::uint64_t served = 0, passed = 0;
+  for (int c = 0; c < kCalls; ++c) {
+    served += lib.served[c];
+    for (int p = 0; p < kPasses; ++p) passed += lib.passed[c][p];
+  }
+  std::fprintf(stderr, "collc_mpi: summary (rank 0 of %d): %llu calls served by collc, %llu passed to MPI\n",
+               size, static_cast<unsigned long long>(served), static_cast<unsigned long long>(passed));
+  for (int c = 0; c < kCalls; ++c) {
+    std::uint64_t p = 0;
+    for (int w = 0; w < kPasses; ++w) p += lib.passed[c][w];
+    if (!lib.served[c] && !p) continue;
+    std::string reasons;
+    for (int w = 0; w < kPasses; ++w)
+      if (lib.passed[c][w])
+        reasons += (reasons.empty() ? " (" : ", ") + std::string(passName(static_cast<Pass>(w))) +
+                   " " + std::to_string(lib.passed[c][w]);
+    if (!reasons.empty()) reasons += ")";
+    std::fprintf(stderr, "collc_mpi:   %-25s served %llu, passed %llu%s\n",
+                 callName(static_cast<Call>(c)), static_cast<unsigned long long>(lib.served[c].load()),
+                 static_cast<unsigned long long>(p), reasons.c_str());
+  }
+}
+
+bool sizeFits(int count, std::size_t size, std::size_t& bytes) {
+  if (count < 0) return false;
+  bytes = static_cast<std::size_t>(count) * size;
+  return size == 0 || bytes / size == static_cast<std::size_t>(count);
+}
+
+}  // namespace
+}  // namespace coll::mpi
+
+using namespace coll::mpi;
+
+namespace {
+
+// The reductions (MPI_Allreduce, MPI_Reduce_scatter_block, MPI_Scan,
+// MPI_Exscan share MPI's signature): `serve` on the policy, or `pmpi`.
+// In place, send is recv (reduce_scatter_block: recv holds the P blocks,
+// the result is its first).
+template <class Serve, class Pmpi>
+int reductionCall(Call call, const void* site, const void* sendbuf, void* recvbuf, int count,
+                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, Serve serve, Pmpi pmpi) {
+  Library& lib = theLibrary();
+  Decision d;
+  Reduction reduction{};
+  const TypeInfo& info = cachedTypeInfo(datatype);
+  std::size_t bytes = 0;
+  if (!reductionServed(info, op, reduction, d)) {
+  } else if (!sizeFits(count, info.size, bytes)) {
+    d.why = Pass::count;
+  } else if (admitted(lib, comm, d)) {
+    const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    explainOnce(lib, call, site, *d.comm, bytes);
+    return run(lib, call, comm, [&] {
+      serve(*d.comm, send, recvbuf, static_cast<std::size_t>(count), info.element, reduction);
+    });
+  }
+  countPassed(lib, call, d.why);
+  return pmpi(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+// MPI_Allgather and MPI_Alltoall: blocks of bytes, one type both ways. In
+// place, allgather's block is at recv + rank * bytes, alltoall's send is recv.
+template <class Serve, class Pmpi>
+int movementCall(Call call, const void* site, const void* sendbuf, int sendcount,
+                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                 MPI_Comm comm, Serve serve, Pmpi pmpi) {
+  Library& lib = theLibrary();
+  Decision d;
+  const TypeInfo& info = cachedTypeInfo(recvtype);
+  const bool inPlace = sendbuf == MPI_IN_PLACE;
+  std::size_t bytes = 0;
+  if (!info.named || !info.contiguous || (!inPlace && !cachedTypeInfo(sendtype).named)) {
+    d.why = Pass::datatype;
+  } else if (!inPlace && (sendtype != recvtype || sendcount != recvcount)) {
+    d.why = Pass::form;
+  } else if (!sizeFits(recvcount, info.size, bytes)) {
+    d.why = Pass::count;
+  } else if (admitted(lib, comm, d)) {
+    const void* send = sendbuf;
+    if (inPlace)
+      send = call == Call::allgather ? static_cast<const char*>(recvbuf) +
+                                           static_cast<std::size_t>(d.comm->rank()) * bytes
+                                     : recvbuf;
+    explainOnce(lib, call, site, *d.comm, bytes);
+    return run(lib, call, comm, [&] { serve(*d.comm, send, recvbuf, bytes); });
+  }
+  countPassed(lib, call, d.why);
+  return pmpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+}  // namespace
+
+COLLC_MPI_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return reductionCall(Call::allreduce, __builtin_return_address(0), sendbuf, recvbuf, count,
+                       datatype, op, comm, allreduce, PMPI_Allreduce);
+}
+
+COLLC_MPI_EXPORT int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return reductionCall(Call::reduceScatterBlock, __builtin_return_address(0), sendbuf, recvbuf,
+                       recvcount, datatype, op, comm, reduceScatterBlock, PMPI_Reduce_scatter_block);
+}
+
+COLLC_MPI_EXPORT int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm) {
+  return reductionCall(Call::scan, __builtin_return_address(0), sendbuf, recvbuf, count, datatype,
+                       op, comm, inclusiveScan, PMPI_Scan);
+}
+
+COLLC_MPI_EXPORT int MPI_Exscan(const void* sendbuf, void* recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return reductionCall(Call::exscan, __builtin_return_address(0), sendbuf, recvbuf, count,
+                       datatype, op, comm, exclusiveScan, PMPI_Exscan);
+}
+
+COLLC_MPI_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                   void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm) {
+  return movementCall(Call::allgather, __builtin_return_address(0), sendbuf, sendcount, sendtype,
+                      recvbuf, recvcount, recvtype, comm, allgather, PMPI_Allgather);
+}
+
+COLLC_MPI_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm) {
+  return movementCall(Call::alltoall, __builtin_return_address(0), sendbuf, sendcount, sendtype,
+                      recvbuf, recvcount, recvtype, comm, alltoall, PMPI_Alltoall);
+}
+
+COLLC_MPI_EXPORT int MPI_Barrier(MPI_Comm comm) {
+  Library& lib = theLibrary();
+  const Call call = Call::barrier;
+  Decision d;
+  if (admitted(lib, comm, d)) {
+    explainOnce(lib, call, __builtin_return_address(0), *d.comm, 0);
+    return run(lib, call, comm, [&] { barrier(*d.comm); });
+  }
+  countPassed(lib, call, d.why);
+  return PMPI_Barrier(comm);
+}
+
+// Frees every communicator's duplicate while MPI still runs, then
+// finalizes (with COLLC_MPI_VERBOSE, after the summary of rank 0).
+COLLC_MPI_EXPORT int MPI_Finalize(void) {
+  if (library) {
+    Library& lib = *library;
+    if (lib.verbose >= 1) printSummary(lib);
+    std::vector<MPI_Comm> comms;
+    {
+      std::lock_guard<std::mutex> lock(lib.mutex);
+      comms = lib.comms;
+    }
+    for (MPI_Comm comm : comms) PMPI_Comm_delete_attr(comm, lib.keyval);
+    PMPI_Comm_free_keyval(&lib.keyval);
+    delete library;
+    library = nullptr;
+  }
+  return PMPI_Finalize();
+}

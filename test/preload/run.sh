@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs an MPI program twice under mpirun, without and with libcollc_mpi.so
+# preloaded, and requires: both runs pass (exit 0, a PASS line), their
+# outputs (each rank's digest of its results) are identical, and the
+# library's summary (COLLC_MPI_VERBOSE=1) shows SERVED calls served and
+# PASSED passed to MPI ('any' for either: at least one).
+#   run.sh openmpi|mpich NP LIBRARY SERVED PASSED PROGRAM MPIRUN [FLAGS...]
+set -euo pipefail
+vendor=$1 np=$2 library=$3 served=$4 passed=$5 program=$6
+shift 6
+case $vendor in
+  openmpi) preload=(-x "LD_PRELOAD=$library" -x COLLC_MPI_VERBOSE=1) ;;
+  mpich) preload=(-genv LD_PRELOAD "$library" -genv COLLC_MPI_VERBOSE 1) ;;
+  *) echo "run.sh: unknown MPI vendor '$vendor'" >&2; exit 2 ;;
+esac
+# PRELOAD_QUICK (collectives.cpp's lighter run) reaches the ranks of both runs.
+forward=()
+if [ -n "${PRELOAD_QUICK:-}" ]; then
+  case $vendor in
+    openmpi) forward=(-x PRELOAD_QUICK) ;;
+    mpich) forward=(-genv PRELOAD_QUICK "$PRELOAD_QUICK") ;;
+  esac
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+if ! "$@" -np "$np" ${forward[@]+"${forward[@]}"} "$program" > "$out/plain" 2> "$out/plain.err"; then
+  echo "run.sh: the program failed without the library:"; cat "$out/plain" "$out/plain.err"; exit 1
+fi
+if ! "$@" -np "$np" ${forward[@]+"${forward[@]}"} "${preload[@]}" "$program" > "$out/preloaded" 2> "$out/preloaded.err"; then
+  echo "run.sh: the program failed with the library preloaded:"; cat "$out/preloaded" "$out/preloaded.err"; exit 1
+fi
+grep -qx PASS "$out/plain" || { echo "run.sh: no PASS without the library:"; cat "$out/plain"; exit 1; }
+grep -qx PASS "$out/preloaded" || { echo "run.sh: no PASS with the library:"; cat "$out/preloaded"; exit 1; }
+if ! diff <(sort "$out/plain") <(sort "$out/preloaded"); then
+  echo "run.sh: the results differ with the library preloaded (above: < without, > with)"; exit 1
+fi
+summary=$(grep '^collc_mpi: summary' "$out/preloaded.err" || true)
+if [ -z "$summary" ]; then
+  echo "run.sh: the library printed no summary:"; cat "$out/preloaded.err"; exit 1
+fi
+echo "$summary"
+grep '^collc_mpi:   ' "$out/preloaded.err" || true
+got_served=$(sed -E 's/.*: ([0-9]+) calls served by collc, ([0-9]+) passed to MPI$/\1/' <<< "$summary")
+got_passed=$(sed -E 's/.*: ([0-9]+) calls served by collc, ([0-9]+) passed to MPI$/\2/' <<< "$summary")
+check() {  # check NAME WANT GOT
+  if [ "$2" = any ]; then [ "$3" -gt 0 ] || { echo "run.sh: no calls $1"; exit 1; }
+  elif [ "$2" != "$3" ]; then echo "run.sh: $3 calls $1, expected $2"; exit 1; fi
+}
+check served "$served" "$got_served"
+check passed "$passed" "$got_passed"
+echo "run.sh: identical results without and with libcollc_mpi.so at P = $np"
