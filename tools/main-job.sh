@@ -114,7 +114,7 @@ section "preload: an MPI program written without collc, unchanged, with libcollc
 # library: identical results, and the summary of what it served.
 preloaded=0
 for P in 3 5; do
-  test/preload/run.sh openmpi "$P" "$PWD/build/lib/libcollc_mpi.so" any 0 \
+  test/preload/run.sh openmpi "$P" "$PWD/build/lib/libcollc_mpi.so" all 0 \
     build/bin/preload_collectives mpirun "${mpirun_args[@]}" | sed 's/^/   /' ||
     fail "the preloaded program at P = $P differed from plain MPI"
   preloaded=$((preloaded + 1))

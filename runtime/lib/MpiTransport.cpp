@@ -37,7 +37,12 @@ MpiTransport::MpiTransport(MPI_Comm comm) {
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   if (!initialized || finalized) throw Error("coll::Comm: MPI is not initialized (call MPI_Init first)");
-  check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+  // A split with the same rank order rather than MPI_Comm_dup, which would
+  // run the program's attribute copy callbacks on collc's communicator
+  // (and their delete callbacks when it is freed).
+  int rank = 0;
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check(MPI_Comm_split(comm, 0, rank, &comm_), "MPI_Comm_split");
   // From here on failures must free the duplicate: the destructor will not run.
   try {
     check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");

@@ -5,10 +5,12 @@
 // private duplicate of the communicator or calls the PMPI_ function
 // unchanged, and counts which and why.
 //
-// Every rank of a communicator must take the same decision, so it depends
-// only on what MPI requires to be the same on every rank of the call: the
-// datatype (the same handle, not only the same type signature), the
-// operator, the counts, the communicator, MPI_IN_PLACE (all or none).
+// Every rank of a communicator must take the same decision. It depends on
+// the operator, the communicator, MPI_IN_PLACE (all or none), the counts
+// and datatype handles, and on two process-wide facts the ranks agree on
+// in MPI_Init (COLLC_MPI_DISABLE, MPI_THREAD_MULTIPLE). MPI itself
+// requires only equal type signatures, so a program must pass the same
+// counts and datatype handles on every rank (docs/preload.md).
 
 #include <dlfcn.h>
 
@@ -79,7 +81,11 @@ struct CommState {
   std::unique_ptr<Comm> comm;  // null for an intercommunicator
 };
 
-Library* library = nullptr;
+Library* library = nullptr;  // made once, never freed (a delete callback may run late)
+std::once_flag libraryMade;
+// Set when MPI_Finalize begins: calls made inside PMPI_Finalize (e.g. by a
+// library's MPI_COMM_SELF delete callback) go to MPI.
+std::atomic<bool> finalizing{false};
 
 int deleteState(MPI_Comm comm, int, void* value, void*) {
   delete static_cast<CommState*>(value);
@@ -92,16 +98,29 @@ int deleteState(MPI_Comm comm, int, void* value, void*) {
 }
 
 Library& theLibrary() {
-  if (library) return *library;
-  library = new Library;
-  const char* disable = std::getenv("COLLC_MPI_DISABLE");
-  library->disabled = disable && std::strcmp(disable, "0") != 0 && *disable;
-  if (const char* verbose = std::getenv("COLLC_MPI_VERBOSE")) library->verbose = std::atoi(verbose);
-  int provided = MPI_THREAD_SINGLE;
-  PMPI_Query_thread(&provided);
-  library->threadMultiple = provided == MPI_THREAD_MULTIPLE;
-  PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, deleteState, &library->keyval, nullptr);
+  std::call_once(libraryMade, [] {
+    library = new Library;
+    const char* disable = std::getenv("COLLC_MPI_DISABLE");
+    library->disabled = disable && std::strcmp(disable, "0") != 0 && *disable;
+    if (const char* verbose = std::getenv("COLLC_MPI_VERBOSE"))
+      library->verbose = std::atoi(verbose);
+    int provided = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&provided);
+    library->threadMultiple = provided == MPI_THREAD_MULTIPLE;
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, deleteState, &library->keyval, nullptr);
+  });
   return *library;
+}
+
+// After MPI_Init: what passes every call (COLLC_MPI_DISABLE on a rank, a
+// rank at MPI_THREAD_MULTIPLE) passes it on every rank of MPI_COMM_WORLD,
+// so that no rank runs collc's schedule while another calls MPI's.
+void agreeAcrossWorld() {
+  Library& lib = theLibrary();
+  int mine[2] = {lib.disabled ? 1 : 0, lib.threadMultiple ? 1 : 0}, any[2] = {0, 0};
+  PMPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  lib.disabled = any[0] != 0;
+  lib.threadMultiple = any[1] != 0;
 }
 
 // The cached state of `comm`, made at its first served call (collective:
@@ -115,7 +134,10 @@ Comm* commOf(MPI_Comm comm) {
   auto state = std::make_unique<CommState>();
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
-  if (!inter) state->comm = std::make_unique<Comm>(comm);
+  if (!inter) {
+    state->comm = std::make_unique<Comm>(comm);
+    state->comm->recordTo("");  // COLLC_RECORD is for the program's own Comms
+  }
   Comm* result = state->comm.get();
   PMPI_Comm_set_attr(comm, lib.keyval, state.release());
   std::lock_guard<std::mutex> lock(lib.mutex);
@@ -129,6 +151,7 @@ Comm* commOf(MPI_Comm comm) {
 struct TypeInfo {
   bool named = false, contiguous = false, reducible = false;
   bool logicalOnly = false, bitwiseOnly = false;  // MPI_C_BOOL, MPI_BYTE
+  bool noLogical = false;  // the multi-language types: MPI defines no logical operator on them
   Element element = Element::u8;
   std::size_t size = 0;
 };
@@ -173,6 +196,7 @@ TypeInfo typeInfo(MPI_Datatype type) {
     if (k.type != type) continue;
     info.bitwiseOnly = type == MPI_BYTE;
     info.logicalOnly = type == MPI_C_BOOL;
+    info.noLogical = type == MPI_AINT || type == MPI_OFFSET || type == MPI_COUNT;
     if (k.floating) {
       info.reducible = true;
       if (size == sizeof(float)) info.element = Element::f32;
@@ -195,7 +219,7 @@ TypeInfo typeInfo(MPI_Datatype type) {
 }
 
 // Predefined datatypes never change: remember the last few looked up.
-const TypeInfo& cachedTypeInfo(MPI_Datatype type) {
+TypeInfo cachedTypeInfo(MPI_Datatype type) {
   struct Entry {
     MPI_Datatype type;
     TypeInfo info;
@@ -203,12 +227,11 @@ const TypeInfo& cachedTypeInfo(MPI_Datatype type) {
   thread_local std::vector<Entry> cache;
   for (const Entry& e : cache)
     if (e.type == type) return e.info;
-  static const TypeInfo derived;  // not cached: a freed handle may come back as another type
   TypeInfo info = typeInfo(type);
-  if (!info.named) return derived;
+  if (!info.named) return info;  // not cached: a freed handle may come back as another type
   if (cache.size() == 16) cache.erase(cache.begin());
   cache.push_back({type, info});
-  return cache.back().info;
+  return info;
 }
 
 // The operator, or why it is not served.
@@ -235,7 +258,7 @@ struct Decision {
 
 // The checks every call makes before its own.
 bool admitted(Library& lib, MPI_Comm comm, Decision& d) {
-  if (lib.disabled) return d.why = Pass::disabled, false;
+  if (lib.disabled || finalizing.load(std::memory_order_relaxed)) return d.why = Pass::disabled, false;
   if (lib.threadMultiple) return d.why = Pass::threadMultiple, false;
   if (comm == MPI_COMM_NULL) return d.why = Pass::form, false;
   d.comm = commOf(comm);
@@ -251,7 +274,7 @@ bool reductionServed(const TypeInfo& info, MPI_Op op, Reduction& reduction, Deci
   const bool bitwise = reduction == Reduction::band || reduction == Reduction::bor ||
                        reduction == Reduction::bxor;
   if (!info.reducible || (info.logicalOnly && !logical) || (info.bitwiseOnly && !bitwise) ||
-      !reduces(info.element, reduction))
+      (info.noLogical && logical) || !reduces(info.element, reduction))
     return d.why = Pass::reduction, false;
   return true;
 }
@@ -288,20 +311,29 @@ void explainOnce(Library& lib, Call call, const void* site, Comm& comm, std::siz
                comm.size(), bytes, why.c_str());
 }
 
-// Runs `serve` (the policy's schedule), or reports its error through the
-// communicator's error handler (the call cannot be retried by MPI: some
-// messages may have gone).
+// Runs `serve` (the policy's schedule) and counts it.
 template <class Serve>
-int run(Library& lib, Call call, MPI_Comm comm, Serve&& serve) {
-  try {
-    serve();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "collc_mpi: %s: %s\n", callName(call), e.what());
-    PMPI_Comm_call_errhandler(comm, MPI_ERR_INTERN);  // aborts unless the program set another
-    return MPI_ERR_INTERN;
-  }
+int run(Library& lib, Call call, MPI_Comm, Serve&& serve) {
+  serve();
   lib.served[static_cast<int>(call)].fetch_add(1, std::memory_order_relaxed);
   return MPI_SUCCESS;
+}
+
+// A call's whole body: no exception leaves an MPI function. An error (the
+// duplicate's MPI_Comm_split failing, memory) is reported through the
+// communicator's error handler, as MPI's own would be; the call cannot be
+// retried by MPI, as some messages may have gone.
+template <class Body>
+int guarded(Call call, MPI_Comm comm, Body&& body) {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "collc_mpi: %s: %s\n", callName(call), e.what());
+  } catch (...) {
+    std::fprintf(stderr, "collc_mpi: %s: an unknown error\n", callName(call));
+  }
+  PMPI_Comm_call_errhandler(comm, MPI_ERR_INTERN);  // aborts unless the program set another
+  return MPI_ERR_INTERN;
 }
 
 void countPassed(Library& lib, Call call, Pass why) {
@@ -356,23 +388,25 @@ namespace {
 template <class Serve, class Pmpi>
 int reductionCall(Call call, const void* site, const void* sendbuf, void* recvbuf, int count,
                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, Serve serve, Pmpi pmpi) {
-  Library& lib = theLibrary();
-  Decision d;
-  Reduction reduction{};
-  const TypeInfo& info = cachedTypeInfo(datatype);
-  std::size_t bytes = 0;
-  if (!reductionServed(info, op, reduction, d)) {
-  } else if (!sizeFits(count, info.size, bytes)) {
-    d.why = Pass::count;
-  } else if (admitted(lib, comm, d)) {
-    const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    explainOnce(lib, call, site, *d.comm, bytes);
-    return run(lib, call, comm, [&] {
-      serve(*d.comm, send, recvbuf, static_cast<std::size_t>(count), info.element, reduction);
-    });
-  }
-  countPassed(lib, call, d.why);
-  return pmpi(sendbuf, recvbuf, count, datatype, op, comm);
+  return guarded(call, comm, [&] {
+    Library& lib = theLibrary();
+    Decision d;
+    Reduction reduction{};
+    const TypeInfo info = cachedTypeInfo(datatype);
+    std::size_t bytes = 0;
+    if (!reductionServed(info, op, reduction, d)) {
+    } else if (!sizeFits(count, info.size, bytes)) {
+      d.why = Pass::count;
+    } else if (admitted(lib, comm, d)) {
+      const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+      explainOnce(lib, call, site, *d.comm, bytes);
+      return run(lib, call, comm, [&] {
+        serve(*d.comm, send, recvbuf, static_cast<std::size_t>(count), info.element, reduction);
+      });
+    }
+    countPassed(lib, call, d.why);
+    return pmpi(sendbuf, recvbuf, count, datatype, op, comm);
+  });
 }
 
 // MPI_Allgather and MPI_Alltoall: blocks of bytes, one type both ways. In
@@ -381,28 +415,30 @@ template <class Serve, class Pmpi>
 int movementCall(Call call, const void* site, const void* sendbuf, int sendcount,
                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                  MPI_Comm comm, Serve serve, Pmpi pmpi) {
-  Library& lib = theLibrary();
-  Decision d;
-  const TypeInfo& info = cachedTypeInfo(recvtype);
-  const bool inPlace = sendbuf == MPI_IN_PLACE;
-  std::size_t bytes = 0;
-  if (!info.named || !info.contiguous || (!inPlace && !cachedTypeInfo(sendtype).named)) {
-    d.why = Pass::datatype;
-  } else if (!inPlace && (sendtype != recvtype || sendcount != recvcount)) {
-    d.why = Pass::form;
-  } else if (!sizeFits(recvcount, info.size, bytes)) {
-    d.why = Pass::count;
-  } else if (admitted(lib, comm, d)) {
-    const void* send = sendbuf;
-    if (inPlace)
-      send = call == Call::allgather ? static_cast<const char*>(recvbuf) +
-                                           static_cast<std::size_t>(d.comm->rank()) * bytes
-                                     : recvbuf;
-    explainOnce(lib, call, site, *d.comm, bytes);
-    return run(lib, call, comm, [&] { serve(*d.comm, send, recvbuf, bytes); });
-  }
-  countPassed(lib, call, d.why);
-  return pmpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return guarded(call, comm, [&] {
+    Library& lib = theLibrary();
+    Decision d;
+    const TypeInfo info = cachedTypeInfo(recvtype);
+    const bool inPlace = sendbuf == MPI_IN_PLACE;
+    std::size_t bytes = 0;
+    if (!info.named || !info.contiguous || (!inPlace && !cachedTypeInfo(sendtype).named)) {
+      d.why = Pass::datatype;
+    } else if (!inPlace && (sendtype != recvtype || sendcount != recvcount)) {
+      d.why = Pass::form;
+    } else if (!sizeFits(recvcount, info.size, bytes)) {
+      d.why = Pass::count;
+    } else if (admitted(lib, comm, d)) {
+      const void* send = sendbuf;
+      if (inPlace)
+        send = call == Call::allgather ? static_cast<const char*>(recvbuf) +
+                                             static_cast<std::size_t>(d.comm->rank()) * bytes
+                                       : recvbuf;
+      explainOnce(lib, call, site, *d.comm, bytes);
+      return run(lib, call, comm, [&] { serve(*d.comm, send, recvbuf, bytes); });
+    }
+    countPassed(lib, call, d.why);
+    return pmpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  });
 }
 
 }  // namespace
@@ -446,21 +482,36 @@ COLLC_MPI_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Dataty
 }
 
 COLLC_MPI_EXPORT int MPI_Barrier(MPI_Comm comm) {
-  Library& lib = theLibrary();
   const Call call = Call::barrier;
-  Decision d;
-  if (admitted(lib, comm, d)) {
-    explainOnce(lib, call, __builtin_return_address(0), *d.comm, 0);
-    return run(lib, call, comm, [&] { barrier(*d.comm); });
-  }
-  countPassed(lib, call, d.why);
-  return PMPI_Barrier(comm);
+  const void* site = __builtin_return_address(0);
+  return guarded(call, comm, [&] {
+      Library& lib = theLibrary();
+      Decision d;
+      if (admitted(lib, comm, d)) {
+        explainOnce(lib, call, site, *d.comm, 0);
+        return run(lib, call, comm, [&] { barrier(*d.comm); });
+      }
+      countPassed(lib, call, d.why);
+      return PMPI_Barrier(comm);
+  });
+}
+
+COLLC_MPI_EXPORT int MPI_Init(int* argc, char*** argv) {
+  const int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) agreeAcrossWorld();
+  return rc;
+}
+
+COLLC_MPI_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) agreeAcrossWorld();
+  return rc;
 }
 
 // Frees every communicator's duplicate while MPI still runs, then
 // finalizes (with COLLC_MPI_VERBOSE, after the summary of rank 0).
 COLLC_MPI_EXPORT int MPI_Finalize(void) {
-  if (library) {
+  if (library && !finalizing.exchange(true)) {
     Library& lib = *library;
     if (lib.verbose >= 1) printSummary(lib);
     std::vector<MPI_Comm> comms;
@@ -470,8 +521,6 @@ COLLC_MPI_EXPORT int MPI_Finalize(void) {
     }
     for (MPI_Comm comm : comms) PMPI_Comm_delete_attr(comm, lib.keyval);
     PMPI_Comm_free_keyval(&lib.keyval);
-    delete library;
-    library = nullptr;
   }
   return PMPI_Finalize();
 }

@@ -225,6 +225,25 @@ void moves(const Context& c, MPI_Datatype type, const char* typeName) {
     }
 }
 
+// MPI_Barrier holds every rank until the last arrives: the last rank
+// arrives 80 ms after it left the barrier before, and every other rank
+// must wait in the barrier. (Ranks leave the first barrier up to a few ms
+// apart on a loaded machine, so the bound is 20 ms: a barrier that holds
+// nobody lets them go at once.)
+void barrierHolds(const Context& c) {
+  MPI_Barrier(c.comm);
+  const double start = MPI_Wtime();
+  if (c.rank == c.size - 1)
+    while (MPI_Wtime() - start < 0.08) {
+    }
+  MPI_Barrier(c.comm);
+  ++checks;
+  const double waited = MPI_Wtime() - start;
+  if (waited < 0.02 && ++failures <= 10)
+    std::printf("FAIL MPI_Barrier on %s (rank %d of %d): left after %.3f s, the last rank arrived at 0.08 s\n",
+                c.name, c.rank, c.size, waited);
+}
+
 // PRELOAD_QUICK=1 (MPICH with more ranks than cores, whose busy-polling
 // ranks make each call take milliseconds): MPI_INT with every operator,
 // MPI_DOUBLE with two, MPI_CHAR moved.
@@ -240,7 +259,7 @@ void run(const Context& c) {
     reductions<int>(c, MPI_INT, "MPI_INT", integer);
     reductions<double>(c, MPI_DOUBLE, "MPI_DOUBLE", {SUM, MAX});
     moves<char>(c, MPI_CHAR, "MPI_CHAR");
-    MPI_Barrier(c.comm);
+    barrierHolds(c);
     return;
   }
   reductions<signed char>(c, MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", integer);
@@ -272,7 +291,8 @@ void run(const Context& c) {
   moves<char>(c, MPI_CHAR, "MPI_CHAR");
   moves<unsigned char>(c, MPI_BYTE, "MPI_BYTE");
   moves<short>(c, MPI_SHORT, "MPI_SHORT");
-  for (int i = 0; i < 3; ++i) MPI_Barrier(c.comm);
+  barrierHolds(c);
+  for (int i = 0; i < 2; ++i) MPI_Barrier(c.comm);
 }
 
 Context context(MPI_Comm comm, const char* name) {

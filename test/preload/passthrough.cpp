@@ -2,10 +2,11 @@
 // must pass to the MPI library unchanged: user-defined operators
 // (commutative and not), MINLOC on a pair type, a derived datatype, a
 // predefined type with holes (MPI_SHORT_INT), differing send and receive
-// types, and an intercommunicator; 9 such calls per rank, checked against
-// a sequential reference. Built with PASSTHROUGH_THREAD_MULTIPLE it asks
-// for MPI_THREAD_MULTIPLE and also runs two calls the library would serve
-// otherwise (11 passed). test/preload/run.sh checks the summary's count.
+// types (derived, and both predefined), and an intercommunicator; 10 such
+// calls per rank (8 at P = 1), checked against a sequential reference.
+// Built with PASSTHROUGH_THREAD_MULTIPLE it asks for MPI_THREAD_MULTIPLE
+// and also runs three calls the library would serve otherwise (13 passed,
+// 11 at P = 1). test/preload/run.sh checks the summary's counts.
 #include <mpi.h>
 
 #include <cstdio>
@@ -107,8 +108,16 @@ int main(int argc, char** argv) {
   for (int r = 0; r < size; ++r)
     for (int i = 0; i < 3; ++i) ok &= ints[static_cast<std::size_t>(3 * r + i)] == r + i;
   expect(ok, "MPI_Allgather of 3 MPI_INT into one derived element", rank);
-  int passedHere = 7;
-  // 8, 9. An intercommunicator between the even and the odd ranks.
+  // 8. Both predefined, and differing: 2 x MPI_INT into 1 x MPI_2INT.
+  int twoInts[2] = {rank, -rank};
+  std::vector<int> pairs(2 * static_cast<std::size_t>(size));
+  MPI_Allgather(twoInts, 2, MPI_INT, pairs.data(), 1, MPI_2INT, MPI_COMM_WORLD);
+  ok = true;
+  for (int r = 0; r < size; ++r)
+    ok &= pairs[static_cast<std::size_t>(2 * r)] == r && pairs[static_cast<std::size_t>(2 * r + 1)] == -r;
+  expect(ok, "MPI_Allgather of 2 MPI_INT into one MPI_2INT", rank);
+  int passedHere = 8;
+  // 9, 10. An intercommunicator between the even and the odd ranks.
   if (size >= 2) {
     MPI_Comm half, inter;
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
