@@ -313,7 +313,7 @@ void explainOnce(Library& lib, Call call, const void* site, Comm& comm, std::siz
 
 // Runs `serve` (the policy's schedule) and counts it.
 template <class Serve>
-int run(Library& lib, Call call, MPI_Comm, Serve&& serve) {
+int run(Library& lib, Call call, Serve&& serve) {
   serve();
   lib.served[static_cast<int>(call)].fetch_add(1, std::memory_order_relaxed);
   return MPI_SUCCESS;
@@ -400,7 +400,7 @@ int reductionCall(Call call, const void* site, const void* sendbuf, void* recvbu
     } else if (admitted(lib, comm, d)) {
       const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
       explainOnce(lib, call, site, *d.comm, bytes);
-      return run(lib, call, comm, [&] {
+      return run(lib, call, [&] {
         serve(*d.comm, send, recvbuf, static_cast<std::size_t>(count), info.element, reduction);
       });
     }
@@ -434,7 +434,7 @@ int movementCall(Call call, const void* site, const void* sendbuf, int sendcount
                                              static_cast<std::size_t>(d.comm->rank()) * bytes
                                        : recvbuf;
       explainOnce(lib, call, site, *d.comm, bytes);
-      return run(lib, call, comm, [&] { serve(*d.comm, send, recvbuf, bytes); });
+      return run(lib, call, [&] { serve(*d.comm, send, recvbuf, bytes); });
     }
     countPassed(lib, call, d.why);
     return pmpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -489,7 +489,7 @@ COLLC_MPI_EXPORT int MPI_Barrier(MPI_Comm comm) {
       Decision d;
       if (admitted(lib, comm, d)) {
         explainOnce(lib, call, site, *d.comm, 0);
-        return run(lib, call, comm, [&] { barrier(*d.comm); });
+        return run(lib, call, [&] { barrier(*d.comm); });
       }
       countPassed(lib, call, d.why);
       return PMPI_Barrier(comm);

@@ -19,8 +19,13 @@ enum class Element : unsigned char { i8, u8, i16, u16, i32, u32, i64, u64, f32, 
 enum class Reduction : unsigned char { sum, prod, min, max, land, lor, lxor, band, bor, bxor };
 
 // Whether `reduction` is defined on `element` (floating types: sum, prod,
-// min and max), as MPI's table of valid pairs says.
-bool reduces(Element element, Reduction reduction);
+// min and max), as MPI's table of valid pairs says; Dispatch.hpp
+// instantiates exactly these pairs.
+constexpr bool reduces(Element element, Reduction reduction) {
+  const bool floating = element == Element::f32 || element == Element::f64 || element == Element::f80;
+  return !floating || reduction == Reduction::sum || reduction == Reduction::prod ||
+         reduction == Reduction::min || reduction == Reduction::max;
+}
 
 // The served calls. Buffers as MPI's with MPI_IN_PLACE resolved (in place:
 // send == recv, allgather's send == recv + rank * bytes); counts in

@@ -21,12 +21,6 @@ void alltoall(Comm& comm, const void* send, void* recv, std::size_t bytes) {
 
 void barrier(Comm& comm) { collc_mpi_policy::policy_barrier(comm); }
 
-bool reduces(Element element, Reduction reduction) {
-  const bool floating = element == Element::f32 || element == Element::f64 || element == Element::f80;
-  return !floating || reduction == Reduction::sum || reduction == Reduction::prod ||
-         reduction == Reduction::min || reduction == Reduction::max;
-}
-
 const char* callName(Call call) {
   switch (call) {
     case Call::allreduce: return "MPI_Allreduce";

@@ -7,19 +7,15 @@ namespace coll::mpi {
 
 void allreduce(Comm& comm, const void* send, void* recv, std::size_t count, Element element,
                Reduction reduction) {
-  withReduction(element, reduction, [&](auto* type, auto op) {
-    using T = std::remove_pointer_t<decltype(type)>;
-    collc_mpi_policy::policy_allreduce(comm, static_cast<const T*>(send), static_cast<T*>(recv),
-                                       count, op);
+  withReduction(element, reduction, send, recv, [&](const auto* in, auto* out, auto op) {
+    collc_mpi_policy::policy_allreduce(comm, in, out, count, op);
   });
 }
 
 void reduceScatterBlock(Comm& comm, const void* send, void* recv, std::size_t count,
                         Element element, Reduction reduction) {
-  withReduction(element, reduction, [&](auto* type, auto op) {
-    using T = std::remove_pointer_t<decltype(type)>;
-    collc_mpi_policy::policy_reduce_scatter(comm, static_cast<const T*>(send),
-                                            static_cast<T*>(recv), count, op);
+  withReduction(element, reduction, send, recv, [&](const auto* in, auto* out, auto op) {
+    collc_mpi_policy::policy_reduce_scatter(comm, in, out, count, op);
   });
 }
 

@@ -6,20 +6,16 @@ namespace coll::mpi {
 
 void inclusiveScan(Comm& comm, const void* send, void* recv, std::size_t count, Element element,
                    Reduction reduction) {
-  withReduction(element, reduction, [&](auto* type, auto op) {
-    using T = std::remove_pointer_t<decltype(type)>;
-    collc_mpi_policy::policy_inclusive_scan(comm, static_cast<const T*>(send),
-                                            static_cast<T*>(recv), count, op);
+  withReduction(element, reduction, send, recv, [&](const auto* in, auto* out, auto op) {
+    collc_mpi_policy::policy_inclusive_scan(comm, in, out, count, op);
   });
 }
 
 // Rank 0's result is left as it was (undefined in MPI).
 void exclusiveScan(Comm& comm, const void* send, void* recv, std::size_t count, Element element,
                    Reduction reduction) {
-  withReduction(element, reduction, [&](auto* type, auto op) {
-    using T = std::remove_pointer_t<decltype(type)>;
-    collc_mpi_policy::policy_exclusive_scan(comm, static_cast<const T*>(send),
-                                            static_cast<T*>(recv), count, op);
+  withReduction(element, reduction, send, recv, [&](const auto* in, auto* out, auto op) {
+    collc_mpi_policy::policy_exclusive_scan(comm, in, out, count, op);
   });
 }
 

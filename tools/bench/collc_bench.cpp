@@ -577,13 +577,11 @@ int main(int argc, char** argv) {
       a.run(ctx, c.count);
       const double mine = MPI_Wtime() - start;
       if (a.library) lib.reset(*a.library);
-      double slowest = 0;
-      MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-      if (trial >= 0) c.times.push_back(slowest * 1e6);
       if (a.name == options.corrupt && rank == P - 1 && c.count) ctx.recv[0] += 1;
       std::size_t at = 0;
       double got = 0, want = 0;
-      if (c.kind->wrong(ctx, c.count, at, got, want)) {
+      const bool wrong = c.kind->wrong(ctx, c.count, at, got, want);
+      if (wrong) {
         progress.done();
         std::fprintf(stderr,
                      "collc-bench: error: wrong result: %s %s %s (%s) at %s %zu, rank %d, element %zu: got %.17g, "
@@ -591,8 +589,17 @@ int main(int argc, char** argv) {
                      c.kind->name.c_str(), sourceName(a.source), a.name.c_str(), sizeText(c.bytes).c_str(),
                      trial < 0 ? "warm-up" : "trial", static_cast<std::size_t>(trial < 0 ? -trial : trial + 1), rank,
                      at, got, want);
-        return false;
+        std::fflush(stderr);
       }
+      // One reduction outside the timed region: the call's time (the
+      // slowest rank's) and whether any rank got a wrong result, so all
+      // ranks stop together and leave through MPI_Finalize (MPI_Abort could
+      // kill a rank before its error line was forwarded).
+      const double mineAndWrong[2] = {mine, wrong ? 1.0 : 0.0};
+      double slowestAndWrong[2] = {0, 0};
+      MPI_Allreduce(mineAndWrong, slowestAndWrong, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      if (slowestAndWrong[1] != 0) return false;
+      if (trial >= 0) c.times.push_back(slowestAndWrong[0] * 1e6);
       return true;
     };
     bool ok = true;
@@ -609,9 +616,9 @@ int main(int argc, char** argv) {
       }
     }
     progress.done();
-    if (!ok) MPI_Abort(MPI_COMM_WORLD, 3);
+    if (!ok) status = 3;
 
-    if (rank == 0) {
+    if (ok && rank == 0) {
       // Per (kind, size): each case's summary, ratios of medians to the
       // library's default and to its best algorithm at that size.
       std::map<const Case*, Summary> summary;
