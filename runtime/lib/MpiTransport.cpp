@@ -1,7 +1,10 @@
 // MPI implementation of coll::Transport and the Comm constructors.
 
+#include <sched.h>
+
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -30,9 +33,61 @@ void check(int code, const char* what) {
   if (code != MPI_SUCCESS) throw Error(std::string("coll::MpiTransport: ") + what + " failed: " + mpiErrorString(code));
 }
 
+// Route bits of an exchange (MpiTransport::routes_).
+constexpr unsigned char kSendShm = 1, kReceiveShm = 2;
+
+// Polls of the shared-memory channels without progress before each
+// further poll yields the core: with more ranks than cores the peer being
+// waited for may need it.
+constexpr int kSpinsBeforeYield = 256;
+
+void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// The elementwise minimum of `values` over the ranks of comm, by
+// dissemination (round k: to rank + 2^k, from rank - 2^k), with
+// point-to-point messages only: this transport also runs inside
+// libcollc_mpi.so, which serves MPI_Allreduce and MPI_Barrier itself.
+// With no values, a barrier.
+void disseminateMin(MPI_Comm comm, std::vector<long long>& values) {
+  int rank = 0, size = 1;
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  std::vector<long long> incoming(values.size());
+  for (int d = 1; d < size; d *= 2) {
+    check(MPI_Sendrecv(values.data(), static_cast<int>(values.size()), MPI_LONG_LONG, (rank + d) % size, 0,
+                       incoming.data(), static_cast<int>(incoming.size()), MPI_LONG_LONG,
+                       (rank - d + size) % size, 0, comm, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::min(values[i], incoming[i]);
+  }
+}
+
+template <class Segment>
+std::size_t bytesOf(const Segment* segments, std::size_t n) {
+  std::size_t bytes = 0;
+  for (std::size_t s = 0; s < n; ++s) bytes += segments[s].bytes;
+  return bytes;
+}
+
 }  // namespace
 
-MpiTransport::MpiTransport(MPI_Comm comm) {
+MpiTransport::Options MpiTransport::Options::fromEnvironment() {
+  Options options;
+  if (const char* on = std::getenv("COLLC_SHM"); on && std::strcmp(on, "0") == 0) options.sharedMemory = false;
+  if (const char* bytes = std::getenv("COLLC_SHM_BYTES"); bytes && *bytes) {
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(bytes, &end, 10);
+    if (*end != '\0') throw Error(std::string("coll::MpiTransport: COLLC_SHM_BYTES='") + bytes + "' is not a number of bytes");
+    options.sharedMemoryBytes = static_cast<std::size_t>(n);
+  }
+  return options;
+}
+
+MpiTransport::MpiTransport(MPI_Comm comm, Options options) {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
@@ -52,7 +107,9 @@ MpiTransport::MpiTransport(MPI_Comm comm) {
     int found = 0;
     check(MPI_Comm_get_attr(comm_, MPI_TAG_UB, &value, &found), "MPI_Comm_get_attr(MPI_TAG_UB)");
     if (found && value != nullptr) tagUpperBound_ = *static_cast<int*>(value);
+    setUpSharedMemory(options);
   } catch (...) {
+    freeSharedMemory();
     MPI_Comm_free(&comm_);
     throw;
   }
@@ -62,7 +119,85 @@ MpiTransport::~MpiTransport() {
   // Freeing after MPI_Finalize is erroneous; then there is nothing to free.
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  if (finalized) return;
+  freeSharedMemory();
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+void MpiTransport::freeSharedMemory() {
+  shm_.reset();
+  if (windowLocked_) MPI_Win_unlock_all(window_);
+  windowLocked_ = false;
+  if (window_ != MPI_WIN_NULL) MPI_Win_free(&window_);
+  if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
+}
+
+// The node's ranks each allocate the region they receive in, in one
+// shared window, format it, and wait for each other before the first
+// message; the ranks of a node agree on the options first, so a node uses
+// the channels on every rank or on none.
+void MpiTransport::setUpSharedMemory(Options options) {
+  check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_),
+        "MPI_Comm_split_type");
+  check(MPI_Comm_set_errhandler(node_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  int nodeSize = 1, nodeRank = 0;
+  check(MPI_Comm_size(node_, &nodeSize), "MPI_Comm_size");
+  check(MPI_Comm_rank(node_, &nodeRank), "MPI_Comm_rank");
+  std::vector<long long> agreed{options.sharedMemory ? 1 : 0,
+                                static_cast<long long>(std::min<std::size_t>(options.sharedMemoryBytes, LLONG_MAX))};
+  disseminateMin(node_, agreed);
+  if (nodeSize == 1 || agreed[0] == 0 || agreed[1] == 0) {
+    freeSharedMemory();
+    return;
+  }
+  // Up to 8 slots of 4 KiB per channel, fewer (at least 2) when a node
+  // has many ranks: a rank's region stays near 2 MiB up to 256 ranks.
+  ShmChannels::Shape shape;
+  const std::size_t perChannel = (std::size_t{2} << 20) / static_cast<std::size_t>(nodeSize);
+  shape.slots = static_cast<std::uint32_t>(std::clamp<std::size_t>(perChannel / shape.slotBytes, 2, 8));
+  MPI_Info info = MPI_INFO_NULL;
+  check(MPI_Info_create(&info), "MPI_Info_create");
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
+  void* region = nullptr;
+  const int rc = MPI_Win_allocate_shared(
+      static_cast<MPI_Aint>(ShmChannels::regionBytes(nodeSize, shape)), 1, info, node_, &region, &window_);
+  MPI_Info_free(&info);
+  if (rc == MPI_SUCCESS) MPI_Win_set_errhandler(window_, MPI_ERRORS_RETURN);
+  std::vector<long long> allocated{rc == MPI_SUCCESS ? 1 : 0};
+  disseminateMin(node_, allocated);
+  if (!allocated[0]) {  // on some rank: no channels on this node
+    freeSharedMemory();
+    return;
+  }
+  check(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "MPI_Win_lock_all");
+  windowLocked_ = true;
+  ShmChannels::format(region, nodeSize, shape);
+  check(MPI_Win_sync(window_), "MPI_Win_sync");
+  std::vector<long long> none;
+  disseminateMin(node_, none);  // every region is formatted
+  check(MPI_Win_sync(window_), "MPI_Win_sync");
+  std::vector<void*> regions(static_cast<std::size_t>(nodeSize));
+  for (int i = 0; i < nodeSize; ++i) {
+    MPI_Aint size = 0;
+    int unit = 0;
+    check(MPI_Win_shared_query(window_, i, &size, &unit, &regions[static_cast<std::size_t>(i)]),
+          "MPI_Win_shared_query");
+  }
+  // Which ranks of comm_ are on this node, and as which node rank.
+  MPI_Group all = MPI_GROUP_NULL, here = MPI_GROUP_NULL;
+  check(MPI_Comm_group(comm_, &all), "MPI_Comm_group");
+  check(MPI_Comm_group(node_, &here), "MPI_Comm_group");
+  std::vector<int> ranks(static_cast<std::size_t>(size_));
+  for (int r = 0; r < size_; ++r) ranks[static_cast<std::size_t>(r)] = r;
+  nodeRank_.assign(static_cast<std::size_t>(size_), MPI_UNDEFINED);
+  const int translated = MPI_Group_translate_ranks(all, size_, ranks.data(), here, nodeRank_.data());
+  MPI_Group_free(&all);
+  MPI_Group_free(&here);
+  check(translated, "MPI_Group_translate_ranks");
+  for (int& r : nodeRank_)
+    if (r == MPI_UNDEFINED) r = -1;
+  shm_ = std::make_unique<ShmChannels>(std::move(regions), nodeRank, shape);
+  sharedMemoryBytes_ = static_cast<std::size_t>(agreed[1]);
 }
 
 void MpiTransport::exchange(const SendSegment* sends, std::size_t numSends, int to,
@@ -157,14 +292,65 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
   if (tag < 0) throw Error("coll::MpiTransport: negative tag " + std::to_string(tag));
   // Tags only need to differ between nearby steps; wrap to stay legal.
   const int mpiTag = tagUpperBound_ == INT_MAX ? tag : tag % (tagUpperBound_ + 1);
+  // Which sides go through the shared-memory channels: a message of at
+  // most sharedMemoryBytes_ to or from a rank of this node.
+  shmSends_.clear();
+  shmReceives_.clear();
+  shmSources_.clear();
+  bool allShm = shm_ != nullptr;
+  if (shm_) {
+    routes_.assign(n, 0);
+    for (std::size_t e = 0; e < n; ++e) {
+      const PeerExchange& x = exchanges[e];
+      if (x.to != kNoPeer) {
+        const std::size_t bytes = bytesOf(x.sends, x.numSends);
+        const int node = nodeRank_[static_cast<std::size_t>(x.to)];
+        if (node >= 0 && bytes <= sharedMemoryBytes_) {
+          routes_[e] |= kSendShm;
+          ShmChannels::Send send;
+          send.peer = node;
+          send.segments = x.sends;
+          send.numSegments = x.numSends;
+          send.bytes = bytes;
+          send.tag = static_cast<std::uint32_t>(tag);
+          shmSends_.push_back(send);
+        } else {
+          allShm = false;
+        }
+      }
+      if (x.from != kNoPeer) {
+        const std::size_t bytes = bytesOf(x.recvs, x.numRecvs);
+        const int node = nodeRank_[static_cast<std::size_t>(x.from)];
+        if (node >= 0 && bytes <= sharedMemoryBytes_) {
+          routes_[e] |= kReceiveShm;
+          ShmChannels::Receive receive;
+          receive.peer = node;
+          receive.segments = x.recvs;
+          receive.numSegments = x.numRecvs;
+          receive.expected = bytes;
+          shmReceives_.push_back(receive);
+          shmSources_.push_back(x.from);
+        } else {
+          allShm = false;
+        }
+      }
+    }
+  }
+  auto viaShm = [&](std::size_t e, unsigned char side) { return shm_ && (routes_[e] & side); };
+  if (allShm) {
+    requests_.clear();
+    progressUntilDone();
+    checkSharedMemoryReceives(tag);
+    return;
+  }
   // The common step, one peer each way and one contiguous run each side:
   // MPI_Sendrecv, which lets the library send a small message inline,
   // without a request to allocate and complete.
   auto contiguous = [](const auto* segments, std::size_t count) {
     return count == 0 || (count == 1 && segments[0].bytes <= kMaxMessageBytes);
   };
-  if (n == 1 && exchanges[0].to != kNoPeer && exchanges[0].from != kNoPeer &&
-      contiguous(exchanges[0].sends, exchanges[0].numSends) &&
+  if (n == 1 && exchanges[0].to != kNoPeer && exchanges[0].from != kNoPeer && !viaShm(0, kSendShm) &&
+      !viaShm(0, kReceiveShm) && contiguous(exchanges[0].sends, exchanges[0].numSends) &&
       contiguous(exchanges[0].recvs, exchanges[0].numRecvs)) {
     const PeerExchange& x = exchanges[0];
     Message out, in;
@@ -229,8 +415,10 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
     return count > 1 && bytes <= kPackBelowBytes ? bytes : 0;
   };
   for (std::size_t e = 0; e < n; ++e) {
-    if (exchanges[e].to != kNoPeer) stepBytes += packable(exchanges[e].sends, exchanges[e].numSends);
-    if (exchanges[e].from != kNoPeer) stepBytes += packable(exchanges[e].recvs, exchanges[e].numRecvs);
+    if (exchanges[e].to != kNoPeer && !viaShm(e, kSendShm))
+      stepBytes += packable(exchanges[e].sends, exchanges[e].numSends);
+    if (exchanges[e].from != kNoPeer && !viaShm(e, kReceiveShm))
+      stepBytes += packable(exchanges[e].recvs, exchanges[e].numRecvs);
   }
   if (packBuffer_.size() < stepBytes) packBuffer_.resize(stepBytes);
   Packing packedRecv{packBuffer_.data(), 0, true}, packedSend{nullptr, 0, false};
@@ -243,7 +431,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
   Message message;
   for (std::size_t e = 0; e < n; ++e) {
     const PeerExchange& x = exchanges[e];
-    if (x.from == kNoPeer) continue;
+    if (x.from == kNoPeer || viaShm(e, kReceiveShm)) continue;
     describeOrAbandon(x.recvs, x.numRecvs, message, &packedRecv);
     requests_.push_back(MPI_REQUEST_NULL);
     expectedBytes_.push_back(message.bytes);
@@ -257,17 +445,19 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
   packedSend = Packing{packedRecv.base + packedRecv.used, 0, false};
   for (std::size_t e = 0; e < n; ++e) {
     const PeerExchange& x = exchanges[e];
-    if (x.to == kNoPeer) continue;
+    if (x.to == kNoPeer || viaShm(e, kSendShm)) continue;
     describeOrAbandon(x.sends, x.numSends, message, &packedSend);
     requests_.push_back(MPI_REQUEST_NULL);
     post(MPI_Isend(message.base, message.count, message.type, x.to, mpiTag, comm_,
                    &requests_.back()),
          "MPI_Isend");
   }
-  if (requests_.empty()) return;
+  if (requests_.empty() && shmSends_.empty() && shmReceives_.empty()) return;
 
   statuses_.resize(requests_.size());
-  const int rc = MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
+  const int rc = shmSends_.empty() && shmReceives_.empty()
+                     ? MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses_.data())
+                     : progressUntilDone();
   if (rc != MPI_SUCCESS) abandon();  // requests still pending (MPI_ERR_PENDING)
   if (rc == MPI_ERR_IN_STATUS) {
     for (const MPI_Status& st : statuses_)
@@ -284,7 +474,61 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
                   std::to_string(sources_[r]) + " (tag " + std::to_string(tag) + "), got " +
                   std::to_string(static_cast<long long>(got)));
   }
+  checkSharedMemoryReceives(tag);
   for (const Unpack& u : unpack_) std::memcpy(u.to, packBuffer_.data() + u.from, u.bytes);
+}
+
+int MpiTransport::progressUntilDone() {
+  bool mpiDone = requests_.empty();
+  int idle = 0;
+  // A channel carries one message after another: of several messages to
+  // (from) one peer in a step, only the first unfinished one moves, so
+  // they are sent (filed) in the order MPI would match them.
+  auto progressInOrder = [&](auto& messages, bool& done, bool& moved) {
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+      auto& m = messages[i];
+      if (m.done) continue;
+      bool first = true;
+      for (std::size_t j = 0; j < i && first; ++j) first = messages[j].done || messages[j].peer != m.peer;
+      if (first) moved |= shm_->progress(m);
+      done &= m.done;
+    }
+  };
+  for (;;) {
+    bool done = true, moved = false;
+    progressInOrder(shmSends_, done, moved);
+    progressInOrder(shmReceives_, done, moved);
+    if (!mpiDone) {
+      int flag = 0;
+      const int rc = MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &flag, statuses_.data());
+      if (rc != MPI_SUCCESS) return rc;
+      mpiDone = flag != 0;
+      done &= mpiDone;
+    }
+    if (done) return MPI_SUCCESS;
+    if (moved) {
+      idle = 0;
+    } else if (++idle >= kSpinsBeforeYield) {
+      sched_yield();
+    } else {
+      cpuRelax();
+    }
+  }
+}
+
+// Both sides of a message through the channels agree on it as MPI's
+// would: its size and its step.
+void MpiTransport::checkSharedMemoryReceives(int tag) const {
+  for (std::size_t r = 0; r < shmReceives_.size(); ++r) {
+    const ShmChannels::Receive& receive = shmReceives_[r];
+    if (receive.total != receive.expected)
+      throw Error("coll::MpiTransport: expected " + std::to_string(receive.expected) + " bytes from rank " +
+                  std::to_string(shmSources_[r]) + " (tag " + std::to_string(tag) + "), got " +
+                  std::to_string(receive.total));
+    if (receive.tag != static_cast<std::uint32_t>(tag))
+      throw Error("coll::MpiTransport: expected the message of tag " + std::to_string(tag) + " from rank " +
+                  std::to_string(shmSources_[r]) + ", got one of tag " + std::to_string(receive.tag));
+  }
 }
 
 }  // namespace coll

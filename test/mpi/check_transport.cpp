@@ -1,11 +1,15 @@
-// MpiTransport's exchanges between two ranks, on both of its paths: one
-// contiguous run each way (MPI_Sendrecv) and scattered segments
-// (Irecv/Isend/Waitall with a packed or hindexed message). Each moves the
-// exact bytes, and a receive that gets fewer bytes than it expects throws
-// the same error on either path, naming the bytes, the peer and the tag.
-// At any P the ranks pair up (2k with 2k+1, on a communicator of their
-// own); with P odd the last rank has no partner and only reports.
-//   mpirun -np 2 check_transport   -> "PASS transport P=2 4 cases"
+// MpiTransport's exchanges between two ranks, on each of its paths: MPI
+// with one contiguous run each way (MPI_Sendrecv) and with scattered
+// segments (Irecv/Isend/Waitall with a packed or hindexed message), and
+// the shared-memory channels (coll/shm_channels.hpp) for messages up to
+// their size, alone or beside MPI messages in one step. Each moves the
+// exact bytes, in the order MPI matches them, and a receive that gets
+// fewer bytes than it expects throws the same error on every path, naming
+// the bytes, the peer and the tag; on the channels a message of another
+// step (tag) is an error too. At any P the ranks pair up (2k with 2k+1, on
+// a communicator of their own); with P odd the last rank has no partner
+// and only reports.
+//   mpirun -np 2 check_transport   -> "PASS transport P=2 13 cases"
 
 #include "coll/mpi_transport.hpp"
 
@@ -29,7 +33,7 @@ void expect(bool ok, int rank, const std::string& what) {
 // bytes each (one run: the contiguous path) while the peer sends
 // `sentBytes`; returns the error text, or "" when none was thrown.
 std::string exchangeWith(coll::MpiTransport& t, std::size_t sentBytes, std::size_t pieces,
-                         std::size_t piece, std::vector<unsigned char>& got, int tag) {
+                         std::size_t piece, std::vector<unsigned char>& got, int tag, int sendTag = -1) {
   const int peer = 1 - t.rank();
   std::vector<unsigned char> out(sentBytes);
   for (std::size_t i = 0; i < sentBytes; ++i)
@@ -41,11 +45,112 @@ std::string exchangeWith(coll::MpiTransport& t, std::size_t sentBytes, std::size
   for (std::size_t k = 0; k < pieces; ++k) recvs.push_back({got.data() + k * (piece + 1), piece});
   const coll::SendSegment send{out.data(), sentBytes};
   try {
-    t.exchange(&send, 1, peer, recvs.data(), recvs.size(), peer, tag);
+    if (sendTag < 0) {
+      t.exchange(&send, 1, peer, recvs.data(), recvs.size(), peer, tag);
+    } else {  // rank 0 sends with sendTag, rank 1 with tag: two steps that differ
+      t.exchange(&send, 1, peer, recvs.data(), recvs.size(), peer, t.rank() == 0 ? sendTag : tag);
+    }
   } catch (const coll::Error& e) {
     return e.what();
   }
   return "";
+}
+
+// Whether `got` holds the peer's message of `bytes` bytes, cut into runs of
+// `piece` bytes with a byte of gap between them.
+bool receivedExactly(const std::vector<unsigned char>& got, int peer, std::size_t bytes, std::size_t piece) {
+  for (std::size_t i = 0; i < bytes; ++i) {
+    const unsigned char want = static_cast<unsigned char>(17 * peer + 3 * i + 1);
+    if (got[i / piece * (piece + 1) + i % piece] != want) return false;
+  }
+  return true;
+}
+
+// One step of several messages each way with the peer, of `sizes` bytes in
+// this order (some through the channels, some through MPI when they
+// outgrow them): each must land in its own buffer, as MPI matches
+// messages between two ranks in the order they were posted.
+bool orderedStep(coll::MpiTransport& t, const std::vector<std::size_t>& sizes) {
+  const int peer = 1 - t.rank();
+  std::vector<std::vector<unsigned char>> out(sizes.size()), in(sizes.size());
+  std::vector<coll::SendSegment> sends(sizes.size());
+  std::vector<coll::RecvSegment> recvs(sizes.size());
+  std::vector<coll::PeerExchange> exchanges(sizes.size());
+  for (std::size_t m = 0; m < sizes.size(); ++m) {
+    out[m].resize(sizes[m]);
+    in[m].assign(sizes[m], 0);
+    for (std::size_t i = 0; i < sizes[m]; ++i) out[m][i] = static_cast<unsigned char>(t.rank() + 5 * m + i);
+    sends[m] = {out[m].data(), sizes[m]};
+    recvs[m] = {in[m].data(), sizes[m]};
+    exchanges[m] = {&sends[m], 1, peer, &recvs[m], 1, peer};
+  }
+  try {
+    t.exchangeAll(exchanges.data(), exchanges.size(), 3);
+  } catch (const coll::Error& e) {
+    std::printf("rank %d: %s\n", t.rank(), e.what());
+    return false;
+  }
+  for (std::size_t m = 0; m < sizes.size(); ++m)
+    for (std::size_t i = 0; i < sizes[m]; ++i)
+      if (in[m][i] != static_cast<unsigned char>(peer + 5 * m + i)) return false;
+  return true;
+}
+
+// The cases on one transport (its channels on or off).
+int runCases(coll::MpiTransport& t, int rank, const char* path) {
+  const int me = t.rank();
+  const int peer = 1 - me;
+  const bool channels = t.sharedMemoryBytes() > 0;
+  int cases = 0;
+  std::vector<unsigned char> got;
+  auto where = [&](const std::string& what) { return std::string(path) + ": " + what; };
+  for (std::size_t pieces : {std::size_t(1), std::size_t(3)}) {
+    // The exact bytes, in order, across the runs.
+    const std::size_t piece = 5;
+    std::string error = exchangeWith(t, pieces * piece, pieces, piece, got, 7);
+    expect(error.empty(), rank, where("an exchange of " + std::to_string(pieces) + " run(s) threw: " + error));
+    expect(receivedExactly(got, peer, pieces * piece, piece), rank,
+           where("the bytes of " + std::to_string(pieces) + " run(s) differ"));
+    ++cases;
+    // Rank 1 expects 2 bytes more than rank 0 sends; rank 0 gets what
+    // it expects.
+    const std::size_t sent = me == 0 ? pieces * piece - 2 : pieces * piece;
+    error = exchangeWith(t, sent, pieces, piece, got, 9);
+    if (me == 1) {
+      const std::string want = "coll::MpiTransport: expected " + std::to_string(pieces * piece) +
+                               " bytes from rank 0 (tag 9), got " + std::to_string(pieces * piece - 2);
+      expect(error == want, rank, where("a short message gave '" + error + "', not '" + want + "'"));
+    } else {
+      expect(error.empty(), rank, where("a full message threw: " + error));
+    }
+    ++cases;
+  }
+  // A message of several slots of the channels (or one MPI message), in
+  // 7 scattered runs of 1000 bytes.
+  std::string error = exchangeWith(t, 7000, 7, 1000, got, 11);
+  expect(error.empty() && receivedExactly(got, peer, 7000, 1000), rank,
+         where("a 7000-byte message in 7 runs arrived otherwise: " + error));
+  ++cases;
+  // Six messages each way in one step, small and large mixed: through
+  // the channels 8 B, 0 B, 3 B in a slot each, 5000 B in two and 20000 B
+  // in five (more than a channel's 8 slots in all, so the sender waits for
+  // the reader), 40000 B beyond them; a hundred times, as the order must
+  // hold however the two ranks' polls interleave.
+  bool ordered = true;
+  for (int round = 0; round < 100 && ordered; ++round)
+    ordered = orderedStep(t, {8, 40000, 0, 5000, 20000, 3});
+  expect(ordered, rank, where("the messages of one step were filed out of order"));
+  ++cases;
+  // A message of another step: the channels see its tag (MPI would wait
+  // for the matching tag, so only there).
+  if (channels) {
+    error = exchangeWith(t, 5, 1, 5, got, 13, 12);
+    const std::string want = me == 0 ? "coll::MpiTransport: expected the message of tag 12 from rank 1, got one of tag 13"
+                                     : "coll::MpiTransport: expected the message of tag 13 from rank 0, got one of tag 12";
+    expect(error == want, rank, where("a message of another step gave '" + error + "', not '" + want + "'"));
+    ++cases;
+  }
+  return cases;
 }
 
 }  // namespace
@@ -61,40 +166,16 @@ int main(int argc, char** argv) {
   MPI_Comm_size(pair, &pairSize);
   int cases = 0;
   if (pairSize == 2) {
-    coll::MpiTransport t{pair};
-    const int me = t.rank();
-    const int peer = 1 - me;
-    std::vector<unsigned char> got;
-    for (std::size_t pieces : {std::size_t(1), std::size_t(3)}) {
-      // The exact bytes, in order, across the runs.
-      const std::size_t piece = 5;
-      std::string error = exchangeWith(t, pieces * piece, pieces, piece, got, 7);
-      expect(error.empty(), rank, "an exchange of " + std::to_string(pieces) + " run(s) threw: " + error);
-      for (std::size_t i = 0; i < pieces * piece; ++i) {
-        const unsigned char want = static_cast<unsigned char>(17 * peer + 3 * i + 1);
-        const std::size_t at = i / piece * (piece + 1) + i % piece;
-        if (got[at] != want) {
-          expect(false, rank, "byte " + std::to_string(i) + " of " + std::to_string(pieces) +
-                                  " run(s) is " + std::to_string(got[at]) + ", not " +
-                                  std::to_string(want));
-          break;
-        }
-      }
-      ++cases;
-      // Rank 1 expects 2 bytes more than rank 0 sends; rank 0 gets what
-      // it expects.
-      const std::size_t sent = me == 0 ? pieces * piece - 2 : pieces * piece;
-      error = exchangeWith(t, sent, pieces, piece, got, 9);
-      if (me == 1) {
-        const std::string want = "coll::MpiTransport: expected " + std::to_string(pieces * piece) +
-                                 " bytes from rank 0 (tag 9), got " +
-                                 std::to_string(pieces * piece - 2);
-        expect(error == want, rank, "a short message gave '" + error + "', not '" + want + "'");
-      } else {
-        expect(error.empty(), rank, "a full message threw: " + error);
-      }
-      ++cases;
-    }
+    // MPI alone, then the channels (both ranks of a pair share a node here).
+    coll::MpiTransport::Options mpiOnly;
+    mpiOnly.sharedMemory = false;
+    coll::MpiTransport viaMpi{pair, mpiOnly};
+    expect(viaMpi.sharedMemoryBytes() == 0, rank, "channels are on with sharedMemory = false");
+    cases += runCases(viaMpi, rank, "MPI");
+    coll::MpiTransport viaChannels{pair, coll::MpiTransport::Options{}};
+    expect(viaChannels.sharedMemoryBytes() == 32768, rank,
+           "the channels carry " + std::to_string(viaChannels.sharedMemoryBytes()) + " bytes, not 32768");
+    cases += runCases(viaChannels, rank, "channels");
   }
   int all = 0;
   MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -12,7 +12,16 @@ for every kind (rows) and size (columns), and the barrier's. With --hand,
 the allreduce against the hand-written baselines: the generated ring over
 the hand-written ring, the generated butterfly over hand-written
 halving/doubling, and the best collc schedule over the default.
+
+With --ab, an A/B of two builds run in turn (the CSV arguments are the
+after runs, --before the before runs, each one round of the same command):
+per kind and size, the geometric mean over collc's schedules of the
+median over rounds of each run's ratio to the library's default, after
+over before; the barrier on a line of its own.
+
+  tools/bench/summarize.py new1.csv new2.csv --ab --before old1.csv old2.csv
 """
+import math
 import argparse
 import csv
 import re
@@ -98,14 +107,57 @@ def hand(rows):
               f"| {us(best['p10_us'])}..{us(best['p90_us'])} |")
 
 
+def ab(before, after):
+    def ratios(files):
+        """(kind, bytes, algorithm) -> the median over files of ratio_to_default."""
+        per = {}
+        for f in files:
+            for r in csv.DictReader(open(f)):
+                if r["source"] == "collc":
+                    per.setdefault((r["kind"], int(r["bytes"]), r["algorithm"]), []).append(
+                        float(r["ratio_to_default"]))
+        return {k: sorted(v)[len(v) // 2] if len(v) % 2 else
+                (sorted(v)[len(v) // 2 - 1] + sorted(v)[len(v) // 2]) / 2 for k, v in per.items()}
+    old, new = ratios(before), ratios(after)
+    cells = {}
+    for key in new:
+        if key in old and old[key] > 0:
+            cells.setdefault(key[:2], []).append(new[key] / old[key])
+    if not cells:
+        sys.exit("summarize.py: error: --ab: no collc schedule in both the before and the after runs")
+    gmean = {k: math.exp(sum(math.log(x) for x in v) / len(v)) for k, v in cells.items()}
+    kinds = []
+    for kind, _ in cells:
+        if kind not in kinds and kind != "barrier":
+            kinds.append(kind)
+    sizes = sorted({b for k, b in cells if k != "barrier"})
+    print("| kind | " + " | ".join(size_text(b) for b in sizes) + " |")
+    print("|---|" + "---|" * len(sizes))
+    for kind in kinds:
+        print(f"| {kind} | " + " | ".join(f"{gmean[(kind, b)]:.2f}" if (kind, b) in gmean else "-"
+                                         for b in sizes) + " |")
+    if ("barrier", 0) in gmean:
+        print(f"\nbarrier: {gmean[('barrier', 0)]:.2f}")
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("csv")
+    parser.add_argument("csv", nargs="+")
+    parser.add_argument("--ab", action="store_true")
+    parser.add_argument("--before", nargs="+", default=[])
     parser.add_argument("--kind", default="allreduce")
     parser.add_argument("--rate")
     parser.add_argument("--grid", action="store_true")
     parser.add_argument("--hand", action="store_true")
     args = parser.parse_args()
+    if args.ab:
+        if not args.before:
+            sys.exit("summarize.py: error: --ab needs --before CSV...")
+        ab(args.before, args.csv)
+        return
+    if len(args.csv) != 1:
+        sys.exit("summarize.py: error: one CSV, or several with --ab")
+    args.csv = args.csv[0]
     if args.grid or args.hand:
         rows = list(csv.DictReader(open(args.csv)))
         if not rows:

@@ -16,18 +16,33 @@
 #pragma GCC diagnostic pop
 #endif
 
+#include <cstddef>
 #include <memory>
 #include <vector>
 
+#include "coll/shm_channels.hpp"
 #include "coll/transport.hpp"
 
 namespace coll {
 
 // Transport over a private duplicate of an MPI communicator, so collc
-// messages can never match the application's own messages.
+// messages can never match the application's own messages. Messages of at
+// most Options::sharedMemoryBytes between ranks of one node go through
+// shared-memory channels (coll/shm_channels.hpp, in an MPI-3 shared window
+// of the node's ranks) instead of MPI's point-to-point calls; both sides
+// of a message take the same way, as both know its size.
 class MpiTransport final : public Transport {
  public:
-  explicit MpiTransport(MPI_Comm comm);
+  struct Options {
+    bool sharedMemory = true;
+    std::size_t sharedMemoryBytes = 32768;
+    // From the environment: COLLC_SHM=0 turns the channels off,
+    // COLLC_SHM_BYTES=N sets the largest message they carry (0: off).
+    static Options fromEnvironment();
+  };
+  // Collective over comm. The ranks of a node use the channels only if
+  // all of them ask for them (the smallest sharedMemoryBytes holds).
+  explicit MpiTransport(MPI_Comm comm, Options options = Options::fromEnvironment());
   ~MpiTransport() override;
   MpiTransport(const MpiTransport&) = delete;
   MpiTransport& operator=(const MpiTransport&) = delete;
@@ -39,7 +54,20 @@ class MpiTransport final : public Transport {
                 int tag) override;
   void exchangeAll(const PeerExchange* exchanges, std::size_t n, int tag) override;
 
+  // The largest message the shared-memory channels carry (0: none do,
+  // e.g. every rank on a node of its own).
+  std::size_t sharedMemoryBytes() const { return shm_ ? sharedMemoryBytes_ : 0; }
+
  private:
+  void setUpSharedMemory(Options options);
+  void freeSharedMemory();
+  // Runs the step's shared-memory messages and completes its MPI requests
+  // (requests_), whichever arrive first.
+  int progressUntilDone();
+  // Throws unless every receive through the channels got the size and
+  // tag its step expects.
+  void checkSharedMemoryReceives(int tag) const;
+
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 0;
@@ -77,6 +105,19 @@ class MpiTransport final : public Transport {
   std::vector<MPI_Aint> displacements_;
   std::vector<char> packBuffer_;
   std::vector<Unpack> unpack_;
+
+  // The shared-memory channels among this node's ranks (null: none).
+  MPI_Comm node_ = MPI_COMM_NULL;  // this node's ranks of comm_
+  MPI_Win window_ = MPI_WIN_NULL;  // their regions
+  bool windowLocked_ = false;      // in a passive epoch (lock_all) while it lives
+  std::unique_ptr<ShmChannels> shm_;
+  std::size_t sharedMemoryBytes_ = 0;
+  std::vector<int> nodeRank_;  // per rank of comm_: its rank in node_, or -1
+  // A step's messages through the channels; a receive's rank in comm_.
+  std::vector<ShmChannels::Send> shmSends_;
+  std::vector<ShmChannels::Receive> shmReceives_;
+  std::vector<int> shmSources_;
+  std::vector<unsigned char> routes_;  // per exchange: kSendShm | kReceiveShm
 };
 
 template <>

@@ -1,0 +1,207 @@
+#pragma once
+// Shared-memory channels between the ranks of one node: for every ordered
+// pair of ranks a bounded single-producer single-consumer queue of
+// fixed-size slots (after Vyukov's bounded queue: a slot's sequence number
+// says whose turn it is), in memory that every rank of the node maps. A
+// message is cut into slot-sized fragments, each carrying the message's
+// total size and tag, so the receiver checks both as MPI would.
+//
+// MPI-free and exception-free: coll::MpiTransport maps the memory (an
+// MPI-3 shared window) and sends small messages through it, which skips
+// the MPI library's point-to-point matching, requests and progress engine
+// for the common step of a small collective (a few bytes each way); a unit
+// test runs two threads over one region.
+//
+// A rank receives in its own region: one channel per node rank (itself
+// included, unused), each `Shape::slots` slots of `Shape::slotBytes`
+// bytes. The sender of a channel writes its slots, the receiver reads and
+// frees them; each side keeps its own position (the number of fragments it
+// has moved on that channel) in process-local memory.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include "coll/transport.hpp"
+
+namespace coll {
+
+class ShmChannels {
+ public:
+  struct Shape {
+    std::uint32_t slots = 8;         // per channel: fragments in flight
+    // Header and payload, a multiple of 64 (slots start on cache lines):
+    // 4 KiB of payload and the header's line, so a message of a power of
+    // two up to 4 KiB takes one slot.
+    std::uint32_t slotBytes = 4096 + 64;
+  };
+
+  // One message from this rank to node rank `peer`, moved by progress():
+  // `bytes` in total from `numSegments` segments, in order.
+  struct Send {
+    int peer = 0;
+    const SendSegment* segments = nullptr;
+    std::size_t numSegments = 0;
+    std::size_t bytes = 0;
+    std::uint32_t tag = 0;
+    // Progress: the fragments written so far, where the next byte is read.
+    std::size_t fragmentsDone = 0, segment = 0, offset = 0;
+    bool done = false;
+  };
+
+  // One message to this rank from node rank `peer`, filed into
+  // `numSegments` segments of `expected` bytes in all. When done, `total`
+  // and `tag` are the sender's; bytes beyond what fits are dropped.
+  struct Receive {
+    int peer = 0;
+    const RecvSegment* segments = nullptr;
+    std::size_t numSegments = 0;
+    std::size_t expected = 0;
+    std::size_t fragmentsDone = 0, segment = 0, offset = 0;
+    std::size_t total = 0;
+    std::uint32_t tag = 0;
+    bool done = false;
+  };
+
+  // The bytes of one rank's region for a node of `ranks` ranks.
+  static std::size_t regionBytes(int ranks, Shape shape) {
+    return static_cast<std::size_t>(ranks) * shape.slots * shape.slotBytes;
+  }
+
+  // Makes `region` (this rank's, regionBytes(ranks, shape) bytes) ready
+  // for the node's senders; every rank formats its own before any peer
+  // sends (the transport synchronizes the node in between).
+  static void format(void* region, int ranks, Shape shape) {
+    char* base = static_cast<char*>(region);
+    for (std::size_t c = 0; c < static_cast<std::size_t>(ranks); ++c)
+      for (std::uint32_t k = 0; k < shape.slots; ++k)
+        new (base + (c * shape.slots + k) * shape.slotBytes) Header{k};
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
+
+  // regions[i]: node rank i's region as mapped in this process; `self`:
+  // this rank's node rank.
+  ShmChannels(std::vector<void*> regions, int self, Shape shape)
+      : regions_(std::move(regions)), self_(self), shape_(shape),
+        payload_(shape.slotBytes - sizeof(Header)),
+        sent_(regions_.size(), 0), received_(regions_.size(), 0) {}
+
+  int ranks() const { return static_cast<int>(regions_.size()); }
+  std::size_t payloadBytes() const { return payload_; }
+
+  // Writes as many of the message's fragments as the channel has free
+  // slots for; returns whether it wrote any. Sets send.done when all are
+  // written (the receiver may not have read them yet).
+  bool progress(Send& send) {
+    const std::size_t fragments = fragmentsOf(send.bytes);
+    char* channel = channelOf(send.peer, self_);
+    std::uint64_t& position = sent_[static_cast<std::size_t>(send.peer)];
+    bool moved = false;
+    while (send.fragmentsDone < fragments) {
+      char* slot = channel + (position % shape_.slots) * shape_.slotBytes;
+      Header& header = *reinterpret_cast<Header*>(slot);
+      if (header.sequence.load(std::memory_order_acquire) != position) break;  // not yet read
+      const std::size_t at = send.fragmentsDone * payload_;
+      const std::size_t n = send.bytes - at < payload_ ? send.bytes - at : payload_;
+      header.bytes = static_cast<std::uint32_t>(n);
+      header.tag = send.tag;
+      header.total = send.bytes;
+      gather(send, slot + sizeof(Header), n);
+      header.sequence.store(position + 1, std::memory_order_release);
+      ++position;
+      ++send.fragmentsDone;
+      moved = true;
+    }
+    send.done = send.fragmentsDone == fragments;
+    return moved;
+  }
+
+  // Reads as many of the message's fragments as have arrived; returns
+  // whether it read any. Sets receive.done when all have.
+  bool progress(Receive& receive) {
+    char* channel = channelOf(self_, receive.peer);
+    std::uint64_t& position = received_[static_cast<std::size_t>(receive.peer)];
+    bool moved = false;
+    while (!receive.done) {
+      char* slot = channel + (position % shape_.slots) * shape_.slotBytes;
+      Header& header = *reinterpret_cast<Header*>(slot);
+      if (header.sequence.load(std::memory_order_acquire) != position + 1) break;  // not yet written
+      if (receive.fragmentsDone == 0) {
+        receive.total = static_cast<std::size_t>(header.total);
+        receive.tag = header.tag;
+      }
+      scatter(receive, slot + sizeof(Header), header.bytes);
+      header.sequence.store(position + shape_.slots, std::memory_order_release);
+      ++position;
+      ++receive.fragmentsDone;
+      receive.done = receive.fragmentsDone == fragmentsOf(receive.total);
+      moved = true;
+    }
+    return moved;
+  }
+
+ private:
+  // A slot's first bytes; the payload follows (a message of a few bytes
+  // travels in the header's cache line).
+  struct Header {
+    explicit Header(std::uint64_t s) : sequence(s) {}
+    std::atomic<std::uint64_t> sequence;  // k + n * slots: free for fragment k + n * slots; +1: written
+    std::uint64_t total = 0;               // the message's bytes
+    std::uint32_t bytes = 0;               // this fragment's
+    std::uint32_t tag = 0;
+  };
+  static_assert(std::atomic<std::uint64_t>::is_always_lock_free,
+                "shared-memory channels need lock-free 64-bit atomics");
+
+  std::size_t fragmentsOf(std::size_t bytes) const {
+    return bytes == 0 ? 1 : (bytes + payload_ - 1) / payload_;
+  }
+  // The channel from node rank `from` in node rank `to`'s region.
+  char* channelOf(int to, int from) const {
+    return static_cast<char*>(regions_[static_cast<std::size_t>(to)]) +
+           static_cast<std::size_t>(from) * shape_.slots * shape_.slotBytes;
+  }
+  // Copies the next n bytes of the message's segments to `out`.
+  static void gather(Send& send, char* out, std::size_t n) {
+    while (n) {
+      const SendSegment& s = send.segments[send.segment];
+      const std::size_t take = s.bytes - send.offset < n ? s.bytes - send.offset : n;
+      std::memcpy(out, static_cast<const char*>(s.data) + send.offset, take);
+      out += take;
+      n -= take;
+      send.offset += take;
+      if (send.offset == s.bytes) {
+        ++send.segment;
+        send.offset = 0;
+      }
+    }
+  }
+  // Files n bytes from `in` at the receive's next segment bytes; what
+  // does not fit is dropped (the transport reports the sizes).
+  static void scatter(Receive& receive, const char* in, std::size_t n) {
+    while (n && receive.segment < receive.numSegments) {
+      const RecvSegment& s = receive.segments[receive.segment];
+      const std::size_t take = s.bytes - receive.offset < n ? s.bytes - receive.offset : n;
+      std::memcpy(static_cast<char*>(s.data) + receive.offset, in, take);
+      in += take;
+      n -= take;
+      receive.offset += take;
+      if (receive.offset == s.bytes) {
+        ++receive.segment;
+        receive.offset = 0;
+      }
+    }
+  }
+
+  std::vector<void*> regions_;
+  int self_;
+  Shape shape_;
+  std::size_t payload_;
+  std::vector<std::uint64_t> sent_, received_;  // per node rank: fragments moved on its channel
+};
+
+}  // namespace coll

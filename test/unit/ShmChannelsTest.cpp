@@ -1,0 +1,194 @@
+// coll::ShmChannels between threads of one process (the MPI transport maps
+// the same regions across processes): exact bytes across fragments and
+// scattered segments, flow control when a message outgrows the channel,
+// and the sizes and tags a receiver sees when the sender disagrees.
+
+#include "coll/shm_channels.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using coll::ShmChannels;
+
+// One region per rank, formatted, and each rank's channels over them.
+struct Node {
+  explicit Node(int ranks, ShmChannels::Shape shape) : shape(shape) {
+    for (int r = 0; r < ranks; ++r) {
+      memory.emplace_back(new std::uint64_t[ShmChannels::regionBytes(ranks, shape) / 8 + 1]);
+      ShmChannels::format(memory.back().get(), ranks, shape);
+    }
+    std::vector<void*> regions;
+    for (auto& m : memory) regions.push_back(m.get());
+    for (int r = 0; r < ranks; ++r) channels.emplace_back(regions, r, shape);
+  }
+  ShmChannels::Shape shape;
+  std::vector<std::unique_ptr<std::uint64_t[]>> memory;
+  std::vector<ShmChannels> channels;
+};
+
+// The byte pattern rank `from` sends in message `m`.
+unsigned char pattern(int from, int m, std::size_t i) {
+  return static_cast<unsigned char>(31 * from + 7 * m + 3 * i + 1);
+}
+
+// Cuts `buffer` into segments of `piece` bytes (the last one shorter).
+template <class Segment, class Byte>
+std::vector<Segment> cut(Byte* buffer, std::size_t bytes, std::size_t piece) {
+  std::vector<Segment> segments;
+  for (std::size_t at = 0; at < bytes; at += piece)
+    segments.push_back({buffer + at, std::min(piece, bytes - at)});
+  if (segments.empty()) segments.push_back({buffer, 0});
+  return segments;
+}
+
+// Rank `self` sends message m of sizes[m] bytes to `peer` and receives the
+// peer's message m, of sizes[m] bytes, into sizes[m] + extra bytes, both
+// at once, in order; returns what each receive saw (exact: the bytes that
+// fit are the peer's).
+struct Seen {
+  std::size_t total;
+  std::uint32_t tag;
+  bool exact;
+};
+std::vector<Seen> talk(ShmChannels& channels, int self, int peer, const std::vector<std::size_t>& sizes,
+                       std::size_t sendPiece, std::size_t receivePiece, long extra = 0) {
+  std::vector<Seen> seen;
+  for (std::size_t m = 0; m < sizes.size(); ++m) {
+    std::vector<unsigned char> out(sizes[m]), in(static_cast<std::size_t>(static_cast<long>(sizes[m]) + extra), 0);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = pattern(self, static_cast<int>(m), i);
+    const auto sendSegments = cut<coll::SendSegment>(out.data(), out.size(), sendPiece);
+    const auto receiveSegments = cut<coll::RecvSegment>(in.data(), in.size(), receivePiece);
+    ShmChannels::Send send;
+    send.peer = peer;
+    send.segments = sendSegments.data();
+    send.numSegments = sendSegments.size();
+    send.bytes = out.size();
+    send.tag = static_cast<std::uint32_t>(100 + m);
+    ShmChannels::Receive receive;
+    receive.peer = peer;
+    receive.segments = receiveSegments.data();
+    receive.numSegments = receiveSegments.size();
+    receive.expected = in.size();
+    while (!send.done || !receive.done) {
+      if (!send.done) channels.progress(send);
+      if (!receive.done) channels.progress(receive);
+      std::this_thread::yield();
+    }
+    bool exact = true;
+    for (std::size_t i = 0; i < std::min(sizes[m], in.size()); ++i)
+      exact &= in[i] == pattern(peer, static_cast<int>(m), i);
+    seen.push_back({receive.total, receive.tag, exact});
+  }
+  return seen;
+}
+
+}  // namespace
+
+TEST_CASE("ShmChannels: exact bytes across fragments, segments and a full channel") {
+  ShmChannels::Shape shape;
+  shape.slots = 2;  // a 3-fragment message must wait for the reader
+  shape.slotBytes = 128;
+  Node node(2, shape);
+  const std::size_t payload = node.channels[0].payloadBytes();
+  CHECK(payload == 128 - 24);
+  const std::vector<std::size_t> sizes{0, 1, 8, payload - 1, payload, payload + 1, 5 * payload + 3, 10000};
+  std::vector<Seen> seen0, seen1;
+  std::thread other([&] { seen1 = talk(node.channels[1], 1, 0, sizes, 7, 13); });
+  seen0 = talk(node.channels[0], 0, 1, sizes, 13, 5);
+  other.join();
+  for (std::size_t m = 0; m < sizes.size(); ++m) {
+    INFO("message " << m << " of " << sizes[m] << " bytes");
+    CHECK(seen0[m].total == sizes[m]);
+    CHECK(seen1[m].total == sizes[m]);
+    CHECK(seen0[m].tag == 100 + m);
+    CHECK(seen0[m].exact);
+    CHECK(seen1[m].exact);
+  }
+}
+
+TEST_CASE("ShmChannels: three ranks, every channel its own queue") {
+  ShmChannels::Shape shape;
+  shape.slots = 3;
+  shape.slotBytes = 64;
+  Node node(3, shape);
+  // Rank r sends to r + 1 and receives from r - 1, five messages each.
+  const std::vector<std::size_t> sizes{40, 0, 200, 3, 41};
+  std::vector<std::vector<Seen>> seen(3);
+  auto ring = [&](int r) {
+    for (std::size_t m = 0; m < sizes.size(); ++m) {
+      std::vector<unsigned char> out(sizes[m]), in(sizes[m]);
+      for (std::size_t i = 0; i < out.size(); ++i) out[i] = pattern(r, static_cast<int>(m), i);
+      const coll::SendSegment s{out.data(), out.size()};
+      const coll::RecvSegment d{in.data(), in.size()};
+      ShmChannels::Send send;
+      send.peer = (r + 1) % 3;
+      send.segments = &s;
+      send.numSegments = 1;
+      send.bytes = out.size();
+      send.tag = static_cast<std::uint32_t>(m);
+      ShmChannels::Receive receive;
+      receive.peer = (r + 2) % 3;
+      receive.segments = &d;
+      receive.numSegments = 1;
+      receive.expected = in.size();
+      while (!send.done || !receive.done) {
+        if (!send.done) node.channels[static_cast<std::size_t>(r)].progress(send);
+        if (!receive.done) node.channels[static_cast<std::size_t>(r)].progress(receive);
+        std::this_thread::yield();
+      }
+      bool exact = true;
+      for (std::size_t i = 0; i < in.size(); ++i)
+        exact &= in[i] == pattern((r + 2) % 3, static_cast<int>(m), i);
+      seen[static_cast<std::size_t>(r)].push_back({receive.total, receive.tag, exact});
+    }
+  };
+  std::thread a(ring, 1), b(ring, 2);
+  ring(0);
+  a.join();
+  b.join();
+  for (int r = 0; r < 3; ++r)
+    for (std::size_t m = 0; m < sizes.size(); ++m) {
+      INFO("rank " << r << ", message " << m);
+      const Seen& s = seen[static_cast<std::size_t>(r)][m];
+      CHECK(s.total == sizes[m]);
+      CHECK(s.tag == m);
+      CHECK(s.exact);
+    }
+}
+
+TEST_CASE("ShmChannels: a receive that expects more sees the sender's size, and the channel stays in step") {
+  ShmChannels::Shape shape;
+  shape.slots = 2;
+  shape.slotBytes = 64;
+  Node node(2, shape);
+  // Each side expects 3 bytes more than the other sends; then both agree
+  // again (the short messages were consumed whole).
+  const std::vector<std::size_t> sizes{5, 100};
+  std::vector<Seen> seen0, seen1;
+  std::thread other([&] { seen1 = talk(node.channels[1], 1, 0, sizes, 100, 100, 3); });
+  seen0 = talk(node.channels[0], 0, 1, sizes, 100, 100, 3);
+  other.join();
+  CHECK(seen0[0].total == 5);
+  CHECK(seen0[1].total == 100);
+  CHECK(seen0[1].exact);
+  CHECK(seen1[1].total == 100);
+  CHECK(seen1[1].exact);
+  // A receive that expects fewer bytes keeps what fits (the transport
+  // reports the sizes), and the next message arrives whole.
+  std::vector<Seen> fewer0, fewer1;
+  std::thread again([&] { fewer1 = talk(node.channels[1], 1, 0, {70, 40}, 70, 70, -30); });
+  fewer0 = talk(node.channels[0], 0, 1, {70, 40}, 70, 70, -30);
+  again.join();
+  CHECK(fewer0[0].total == 70);
+  CHECK(fewer0[0].exact);
+  CHECK(fewer1[1].total == 40);
+  CHECK(fewer1[1].exact);
+}
