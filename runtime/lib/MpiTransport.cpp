@@ -33,9 +33,6 @@ void check(int code, const char* what) {
   if (code != MPI_SUCCESS) throw Error(std::string("coll::MpiTransport: ") + what + " failed: " + mpiErrorString(code));
 }
 
-// Route bits of an exchange (MpiTransport::routes_).
-constexpr unsigned char kSendShm = 1, kReceiveShm = 2;
-
 // Polls of the shared-memory channels without progress before each
 // further poll yields the core: with more ranks than cores the peer being
 // waited for may need it.
@@ -189,14 +186,18 @@ void MpiTransport::setUpSharedMemory(Options options) {
   check(MPI_Comm_group(node_, &here), "MPI_Comm_group");
   std::vector<int> ranks(static_cast<std::size_t>(size_));
   for (int r = 0; r < size_; ++r) ranks[static_cast<std::size_t>(r)] = r;
-  nodeRank_.assign(static_cast<std::size_t>(size_), MPI_UNDEFINED);
-  const int translated = MPI_Group_translate_ranks(all, size_, ranks.data(), here, nodeRank_.data());
+  std::vector<int> nodeRankOf(static_cast<std::size_t>(size_), MPI_UNDEFINED);
+  const int translated = MPI_Group_translate_ranks(all, size_, ranks.data(), here, nodeRankOf.data());
   MPI_Group_free(&all);
   MPI_Group_free(&here);
   check(translated, "MPI_Group_translate_ranks");
-  for (int& r : nodeRank_)
+  for (int& r : nodeRankOf)
     if (r == MPI_UNDEFINED) r = -1;
-  shm_ = std::make_unique<ShmChannels>(std::move(regions), nodeRank, shape);
+  shm_ = std::make_unique<ShmChannels>(regions, nodeRank, nodeRankOf, shape);
+  // Room for a step's messages before the first step, so they sit beside
+  // the transport in memory rather than wherever the heap is then.
+  shmSends_.reserve(16);
+  shmReceives_.reserve(16);
   sharedMemoryBytes_ = static_cast<std::size_t>(agreed[1]);
 }
 
@@ -293,50 +294,44 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
   // Tags only need to differ between nearby steps; wrap to stay legal.
   const int mpiTag = tagUpperBound_ == INT_MAX ? tag : tag % (tagUpperBound_ + 1);
   // Which sides go through the shared-memory channels: a message of at
-  // most sharedMemoryBytes_ to or from a rank of this node.
+  // most sharedMemoryBytes_ to or from a rank of this node (both sides of
+  // a message know its size, so both take the same way).
+  auto viaShm = [&](int peer, std::size_t bytes) {
+    return shm_ && bytes <= sharedMemoryBytes_ && shm_->reaches(peer);
+  };
   shmSends_.clear();
   shmReceives_.clear();
-  shmSources_.clear();
   bool allShm = shm_ != nullptr;
   if (shm_) {
-    routes_.assign(n, 0);
     for (std::size_t e = 0; e < n; ++e) {
       const PeerExchange& x = exchanges[e];
       if (x.to != kNoPeer) {
         const std::size_t bytes = bytesOf(x.sends, x.numSends);
-        const int node = nodeRank_[static_cast<std::size_t>(x.to)];
-        if (node >= 0 && bytes <= sharedMemoryBytes_) {
-          routes_[e] |= kSendShm;
-          ShmChannels::Send send;
-          send.peer = node;
+        if (!viaShm(x.to, bytes)) {
+          allShm = false;
+        } else {
+          ShmChannels::Send& send = shmSends_.emplace_back();
           send.segments = x.sends;
           send.numSegments = x.numSends;
           send.bytes = bytes;
+          send.peer = x.to;
           send.tag = static_cast<std::uint32_t>(tag);
-          shmSends_.push_back(send);
-        } else {
-          allShm = false;
         }
       }
       if (x.from != kNoPeer) {
         const std::size_t bytes = bytesOf(x.recvs, x.numRecvs);
-        const int node = nodeRank_[static_cast<std::size_t>(x.from)];
-        if (node >= 0 && bytes <= sharedMemoryBytes_) {
-          routes_[e] |= kReceiveShm;
-          ShmChannels::Receive receive;
-          receive.peer = node;
+        if (!viaShm(x.from, bytes)) {
+          allShm = false;
+        } else {
+          ShmChannels::Receive& receive = shmReceives_.emplace_back();
           receive.segments = x.recvs;
           receive.numSegments = x.numRecvs;
           receive.expected = bytes;
-          shmReceives_.push_back(receive);
-          shmSources_.push_back(x.from);
-        } else {
-          allShm = false;
+          receive.peer = x.from;
         }
       }
     }
   }
-  auto viaShm = [&](std::size_t e, unsigned char side) { return shm_ && (routes_[e] & side); };
   if (allShm) {
     requests_.clear();
     progressUntilDone();
@@ -349,8 +344,8 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
   auto contiguous = [](const auto* segments, std::size_t count) {
     return count == 0 || (count == 1 && segments[0].bytes <= kMaxMessageBytes);
   };
-  if (n == 1 && exchanges[0].to != kNoPeer && exchanges[0].from != kNoPeer && !viaShm(0, kSendShm) &&
-      !viaShm(0, kReceiveShm) && contiguous(exchanges[0].sends, exchanges[0].numSends) &&
+  if (n == 1 && exchanges[0].to != kNoPeer && exchanges[0].from != kNoPeer && shmSends_.empty() &&
+      shmReceives_.empty() && contiguous(exchanges[0].sends, exchanges[0].numSends) &&
       contiguous(exchanges[0].recvs, exchanges[0].numRecvs)) {
     const PeerExchange& x = exchanges[0];
     Message out, in;
@@ -415,10 +410,11 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
     return count > 1 && bytes <= kPackBelowBytes ? bytes : 0;
   };
   for (std::size_t e = 0; e < n; ++e) {
-    if (exchanges[e].to != kNoPeer && !viaShm(e, kSendShm))
-      stepBytes += packable(exchanges[e].sends, exchanges[e].numSends);
-    if (exchanges[e].from != kNoPeer && !viaShm(e, kReceiveShm))
-      stepBytes += packable(exchanges[e].recvs, exchanges[e].numRecvs);
+    const PeerExchange& x = exchanges[e];
+    if (x.to != kNoPeer && !viaShm(x.to, bytesOf(x.sends, x.numSends)))
+      stepBytes += packable(x.sends, x.numSends);
+    if (x.from != kNoPeer && !viaShm(x.from, bytesOf(x.recvs, x.numRecvs)))
+      stepBytes += packable(x.recvs, x.numRecvs);
   }
   if (packBuffer_.size() < stepBytes) packBuffer_.resize(stepBytes);
   Packing packedRecv{packBuffer_.data(), 0, true}, packedSend{nullptr, 0, false};
@@ -431,7 +427,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
   Message message;
   for (std::size_t e = 0; e < n; ++e) {
     const PeerExchange& x = exchanges[e];
-    if (x.from == kNoPeer || viaShm(e, kReceiveShm)) continue;
+    if (x.from == kNoPeer || viaShm(x.from, bytesOf(x.recvs, x.numRecvs))) continue;
     describeOrAbandon(x.recvs, x.numRecvs, message, &packedRecv);
     requests_.push_back(MPI_REQUEST_NULL);
     expectedBytes_.push_back(message.bytes);
@@ -445,7 +441,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
   packedSend = Packing{packedRecv.base + packedRecv.used, 0, false};
   for (std::size_t e = 0; e < n; ++e) {
     const PeerExchange& x = exchanges[e];
-    if (x.to == kNoPeer || viaShm(e, kSendShm)) continue;
+    if (x.to == kNoPeer || viaShm(x.to, bytesOf(x.sends, x.numSends))) continue;
     describeOrAbandon(x.sends, x.numSends, message, &packedSend);
     requests_.push_back(MPI_REQUEST_NULL);
     post(MPI_Isend(message.base, message.count, message.type, x.to, mpiTag, comm_,
@@ -519,15 +515,14 @@ int MpiTransport::progressUntilDone() {
 // Both sides of a message through the channels agree on it as MPI's
 // would: its size and its step.
 void MpiTransport::checkSharedMemoryReceives(int tag) const {
-  for (std::size_t r = 0; r < shmReceives_.size(); ++r) {
-    const ShmChannels::Receive& receive = shmReceives_[r];
+  for (const ShmChannels::Receive& receive : shmReceives_) {
     if (receive.total != receive.expected)
       throw Error("coll::MpiTransport: expected " + std::to_string(receive.expected) + " bytes from rank " +
-                  std::to_string(shmSources_[r]) + " (tag " + std::to_string(tag) + "), got " +
+                  std::to_string(receive.peer) + " (tag " + std::to_string(tag) + "), got " +
                   std::to_string(receive.total));
     if (receive.tag != static_cast<std::uint32_t>(tag))
       throw Error("coll::MpiTransport: expected the message of tag " + std::to_string(tag) + " from rank " +
-                  std::to_string(shmSources_[r]) + ", got one of tag " + std::to_string(receive.tag));
+                  std::to_string(receive.peer) + ", got one of tag " + std::to_string(receive.tag));
   }
 }
 

@@ -26,8 +26,12 @@ struct Node {
       ShmChannels::format(memory.back().get(), ranks, shape);
     }
     std::vector<void*> regions;
-    for (auto& m : memory) regions.push_back(m.get());
-    for (int r = 0; r < ranks; ++r) channels.emplace_back(regions, r, shape);
+    std::vector<int> nodeRankOf;
+    for (auto& m : memory) {
+      nodeRankOf.push_back(static_cast<int>(regions.size()));
+      regions.push_back(m.get());
+    }
+    for (int r = 0; r < ranks; ++r) channels.emplace_back(regions, r, nodeRankOf, shape);
   }
   ShmChannels::Shape shape;
   std::vector<std::unique_ptr<std::uint64_t[]>> memory;

@@ -130,23 +130,33 @@ inline void checkPlan(const Plan& plan) {
 // The executor's form of `plan` (PlanCode), which checkPlan passed: its
 // steps grouped by exchange, each group's sends paired with its remote
 // receives in order (the i-th send with the i-th receive from another
-// rank), and each message's first segment in its group's lists.
+// rank), each message's first segment in its group's lists, and for each
+// received part whether its group also sends it.
 inline PlanCode planCode(const Plan& plan) {
-  PlanCode code;
+  std::vector<PlanCode::Group> groups;
+  std::vector<PlanCode::Step> codeSteps;
+  std::vector<PlanCode::Pair> pairs;
+  std::vector<PlanCode::Message> messages;
+  std::vector<PlanCode::PartRef> parts;
+  std::uint32_t maxSendSegments = 0, maxReceiveSegments = 0, maxPairs = 0, maxReceivedParts = 0;
   const std::vector<PlanStep>& steps = plan.steps;
-  auto add = [&](const PlanMessage& m, bool local, std::uint32_t segment) {
+  std::vector<int> sentInGroup;  // the parts the current group sends
+  auto add = [&](const PlanMessage& m, bool local, std::uint32_t segment, bool receive) {
     PlanCode::Message message;
     message.peer = m.peer;
     message.count = static_cast<std::uint32_t>(m.parts.size());
-    message.parts = message.peerParts = static_cast<std::uint32_t>(code.parts.size());
+    message.parts = message.peerParts = static_cast<std::uint32_t>(parts.size());
     message.segment = segment;
-    code.parts.insert(code.parts.end(), m.parts.begin(), m.parts.end());
-    if (local) {
-      message.peerParts = static_cast<std::uint32_t>(code.parts.size());
-      code.parts.insert(code.parts.end(), m.peerParts.begin(), m.peerParts.end());
+    for (int p : m.parts) {
+      const bool sentToo = receive && std::find(sentInGroup.begin(), sentInGroup.end(), p) != sentInGroup.end();
+      parts.push_back({p, sentToo ? 1u : 0u});
     }
-    code.messages.push_back(message);
-    return static_cast<std::int32_t>(code.messages.size() - 1);
+    if (local) {
+      message.peerParts = static_cast<std::uint32_t>(parts.size());
+      for (int p : m.peerParts) parts.push_back({p, 0});
+    }
+    messages.push_back(message);
+    return static_cast<std::int32_t>(messages.size() - 1);
   };
   std::vector<std::int32_t> sends, receives;  // the group's remote messages, in order
   for (std::size_t first = 0; first < steps.size();) {
@@ -159,9 +169,12 @@ inline PlanCode planCode(const Plan& plan) {
       first = last;
       continue;
     }
+    sentInGroup.clear();
+    for (std::size_t s = first; s < last; ++s)
+      for (const PlanMessage& m : steps[s].sends) sentInGroup.insert(sentInGroup.end(), m.parts.begin(), m.parts.end());
     PlanCode::Group group;
     group.exchange = steps[first].exchange;
-    group.firstStep = static_cast<std::uint32_t>(code.steps.size());
+    group.firstStep = static_cast<std::uint32_t>(codeSteps.size());
     std::uint32_t sendSegments = 0, receiveSegments = 0;
     sends.clear();
     receives.clear();
@@ -171,29 +184,29 @@ inline PlanCode planCode(const Plan& plan) {
       out.step = step.step;
       out.phase = step.phase;
       out.action = step.action;
-      out.firstSend = static_cast<std::uint32_t>(code.messages.size());
+      out.firstSend = static_cast<std::uint32_t>(messages.size());
       for (const PlanMessage& m : step.sends) {
-        sends.push_back(add(m, false, sendSegments));
+        sends.push_back(add(m, false, sendSegments, false));
         sendSegments += static_cast<std::uint32_t>(m.parts.size());
       }
-      out.firstReceive = static_cast<std::uint32_t>(code.messages.size());
+      out.firstReceive = static_cast<std::uint32_t>(messages.size());
       for (const PlanMessage& m : step.receives) {
         const bool local = m.peer == plan.rank;
-        const std::int32_t index = add(m, local, local ? 0 : receiveSegments);
+        const std::int32_t index = add(m, local, local ? 0 : receiveSegments, true);
         if (!local) {
           receives.push_back(index);
           receiveSegments += static_cast<std::uint32_t>(m.parts.size());
         }
         group.receivedParts += static_cast<std::uint32_t>(m.parts.size());
       }
-      out.endReceive = static_cast<std::uint32_t>(code.messages.size());
-      code.steps.push_back(out);
+      out.endReceive = static_cast<std::uint32_t>(messages.size());
+      codeSteps.push_back(out);
     }
-    group.endStep = static_cast<std::uint32_t>(code.steps.size());
-    group.firstPair = static_cast<std::uint32_t>(code.pairs.size());
+    group.endStep = static_cast<std::uint32_t>(codeSteps.size());
+    group.firstPair = static_cast<std::uint32_t>(pairs.size());
     for (std::size_t i = 0; i < std::max(sends.size(), receives.size()); ++i)
-      code.pairs.push_back({i < sends.size() ? sends[i] : -1, i < receives.size() ? receives[i] : -1});
-    group.endPair = static_cast<std::uint32_t>(code.pairs.size());
+      pairs.push_back({i < sends.size() ? sends[i] : -1, i < receives.size() ? receives[i] : -1});
+    group.endPair = static_cast<std::uint32_t>(pairs.size());
     if (last - first == 1 && steps[first].receives.size() == 1 &&
         steps[first].receives[0].peer == plan.rank) {
       const PlanMessage& m = steps[first].receives[0];
@@ -201,121 +214,138 @@ inline PlanCode planCode(const Plan& plan) {
       for (int p : m.parts)
         group.direct &= std::find(m.peerParts.begin(), m.peerParts.end(), p) == m.peerParts.end();
     }
-    code.maxSendSegments = std::max(code.maxSendSegments, sendSegments);
-    code.maxReceiveSegments = std::max(code.maxReceiveSegments, receiveSegments);
-    code.maxPairs = std::max(code.maxPairs, group.endPair - group.firstPair);
-    code.maxReceivedParts = std::max(code.maxReceivedParts, group.receivedParts);
-    code.groups.push_back(group);
+    maxSendSegments = std::max(maxSendSegments, sendSegments);
+    maxReceiveSegments = std::max(maxReceiveSegments, receiveSegments);
+    maxPairs = std::max(maxPairs, group.endPair - group.firstPair);
+    maxReceivedParts = std::max(maxReceivedParts, group.receivedParts);
+    groups.push_back(group);
     first = last;
   }
+  PlanCode code(groups, codeSteps, pairs, messages, parts);
+  code.maxSendSegments = maxSendSegments;
+  code.maxReceiveSegments = maxReceiveSegments;
+  code.maxPairs = maxPairs;
+  code.maxReceivedParts = maxReceivedParts;
   return code;
 }
+
+namespace detail {
+// Checks and lowers a plan not marked checked (a test's hand-made plan),
+// on every call; out of the executor's hot path.
+[[gnu::noinline]] inline const PlanCode& uncheckedCode(const Plan& plan, std::optional<PlanCode>& code) {
+  checkPlan(plan);
+  return code.emplace(planCode(plan));
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] inline void noStorage(int rank, int part) {
+  throw Error("coll::execute: rank " + std::to_string(rank) + " has no storage for part " +
+              std::to_string(part) + ", which the plan moves");
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] inline void otherSize(int step, int rank, int from, int into) {
+  throw Error("coll::execute: step " + std::to_string(step) + " of rank " + std::to_string(rank) +
+              " copies part " + std::to_string(from) + " into part " + std::to_string(into) +
+              " of another size");
+}
+
+// The parts of `count` entries at `refs`, as the recording takes them.
+inline std::vector<int> partsOf(const PlanCode::PartRef* refs, std::uint32_t count) {
+  std::vector<int> parts(count);
+  for (std::uint32_t j = 0; j < count; ++j) parts[j] = refs[j].part;
+  return parts;
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] inline void mismatch(const Plan& plan, int rank, int size,
+                                                            std::size_t parts) {
+  if (rank != plan.rank || size != plan.ranks)
+    throw Error("coll::execute: the plan is for rank " + std::to_string(plan.rank) + " of " +
+                std::to_string(plan.ranks) + ", the transport is rank " + std::to_string(rank) +
+                " of " + std::to_string(size));
+  throw Error("coll::execute: the plan has " + std::to_string(plan.parts + plan.scratchParts) +
+              " parts, the layout " + std::to_string(parts));
+}
+}  // namespace detail
 
 template <class T, class Op>
 void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
              Recording* recording = nullptr, ExecutorBuffers* buffers = nullptr) {
   static_assert(std::is_trivially_copyable_v<T>, "coll::execute needs a trivially copyable T");
   const int rank = transport.rank();
-  if (rank != plan.rank || transport.size() != plan.ranks)
-    throw Error("coll::execute: the plan is for rank " + std::to_string(plan.rank) + " of " +
-                std::to_string(plan.ranks) + ", the transport is rank " + std::to_string(rank) +
-                " of " + std::to_string(transport.size()));
-  if (parts.size() != static_cast<std::size_t>(plan.parts + plan.scratchParts))
-    throw Error("coll::execute: the plan has " + std::to_string(plan.parts + plan.scratchParts) +
-                " parts, the layout " + std::to_string(parts.size()));
+  if (rank != plan.rank || transport.size() != plan.ranks ||
+      parts.size() != static_cast<std::size_t>(plan.parts + plan.scratchParts))
+    detail::mismatch(plan, rank, transport.size(), parts.size());
   std::optional<PlanCode> unchecked;  // made on every call for a plan not marked checked
-  if (!plan.checked) {
-    checkPlan(plan);
-    unchecked.emplace(planCode(plan));
-  }
-  const PlanCode& code = plan.checked ? plan.code : *unchecked;
+  const PlanCode& code = plan.checked ? plan.code : detail::uncheckedCode(plan, unchecked);
   if (recording) recording->describe(plan, RecordedOpOf<Op>::value);
   std::optional<ExecutorBuffers> local;  // only when the caller keeps none
   ExecutorBuffers& b = buffers ? *buffers : local.emplace();
-  // Per part: sent by the current group; written since the start (moved
-  // off its initial).
-  constexpr unsigned char kSent = 1, kMoved = 2;
-  std::vector<unsigned char>& state = b.partState;
-  state.assign(parts.size(), 0);
-  if (b.sendSegs.size() < code.maxSendSegments) b.sendSegs.resize(code.maxSendSegments);
-  if (b.recvSegs.size() < code.maxReceiveSegments) b.recvSegs.resize(code.maxReceiveSegments);
-  if (b.exchanges.size() < code.maxPairs) b.exchanges.resize(code.maxPairs);
-  if (b.landsInPlace.size() < code.maxReceivedParts) b.landsInPlace.resize(code.maxReceivedParts);
-  SendSegment* sendSegs = b.sendSegs.data();
-  RecvSegment* recvSegs = b.recvSegs.data();
-  PeerExchange* exchanges = b.exchanges.data();
-  unsigned char* landsInPlace = b.landsInPlace.data();
-  const PlanCode::Message* messages = code.messages.data();
-  const int* partList = code.parts.data();
+  const ExecutorBuffers::Lists lists = b.prepare(parts.size(), code.maxSendSegments, code.maxReceiveSegments,
+                                                 code.maxPairs, code.maxReceivedParts);
+  // Per part: written since the start (moved off its initial).
+  unsigned char* moved = lists.partState;
+  std::fill(moved, moved + parts.size(), static_cast<unsigned char>(0));
+  SendSegment* sendSegs = lists.sendSegs;
+  RecvSegment* recvSegs = lists.recvSegs;
+  PeerExchange* exchanges = lists.exchanges;
+  unsigned char* landsInPlace = lists.landsInPlace;
+  const PlanCode::Message* messages = code.messages();
+  const PlanCode::PartRef* partList = code.parts();
   // Part indices are in range (checkPlan); whether a part has storage is
   // the layout's.
   auto part = [&](int i) -> const PartView<T>& {
     const PartView<T>& view = parts[static_cast<std::size_t>(i)];
-    if (!view.data && view.n)
-      throw Error("coll::execute: rank " + std::to_string(rank) + " has no storage for part " +
-                  std::to_string(i) + ", which the plan moves");
+    if (!view.data && view.n) detail::noStorage(rank, i);
     return view;
   };
   // Where part p's value is now.
   auto source = [&](int p) -> const T* {
     const PartView<T>& view = part(p);
-    return view.startsElsewhere() && !(state[static_cast<std::size_t>(p)] & kMoved) ? view.initial
-                                                                                   : view.data;
+    return view.startsElsewhere() && !moved[p] ? view.initial : view.data;
   };
-  auto partsOf = [&](const PlanCode::Message& m) { return partList + m.parts; };
-  auto peerPartsOf = [&](const PlanCode::Message& m) { return partList + m.peerParts; };
   std::vector<unsigned char>& buffer = b.staging;
-  for (const PlanCode::Group& group : code.groups) {
-    const PlanCode::Step* steps = code.steps.data() + group.firstStep;
+  const PlanCode::Group* groups = code.groups();
+  for (std::size_t g = 0; g < code.numGroups; ++g) {
+    const PlanCode::Group& group = groups[g];
+    const PlanCode::Step* steps = code.steps() + group.firstStep;
     const std::size_t numSteps = group.endStep - group.firstStep;
-    // Every part a send reads, flagged before anything is written (no
-    // step of a group touches what an earlier one writes: checkPlan).
-    for (std::size_t s = 0; s < numSteps; ++s)
-      for (std::uint32_t i = steps[s].firstSend; i < steps[s].firstReceive; ++i)
-        for (const int* p = partsOf(messages[i]); p != partsOf(messages[i]) + messages[i].count; ++p) {
-          part(*p);  // a part the plan sends must have storage
-          state[static_cast<std::size_t>(*p)] |= kSent;
-        }
-    // A received part lands in place when its step copies it and the
-    // group does not also send it from there; otherwise in `buffer` first
-    // (a direct local copy or merge: read from its source when filed).
-    // Decided once per received part, in the group's order, before
-    // anything is filed (filing changes what is sent and where parts are).
+    // What the sends read, and where each received part lands: in place
+    // when its step copies it and the group does not also send it from
+    // there; otherwise in `buffer` first (a direct local copy or merge:
+    // read from its source when filed). Decided in the group's order
+    // before anything is filed (filing changes where parts are).
     std::size_t total = 0, k = 0;  // k: index into landsInPlace
-    for (std::size_t s = 0; s < numSteps; ++s)
-      for (std::uint32_t i = steps[s].firstReceive; i < steps[s].endReceive; ++i) {
-        const PlanCode::Message& m = messages[i];
-        const bool remote = m.peer != rank;
-        for (const int* p = partsOf(m); p != partsOf(m) + m.count; ++p) {
-          const bool here = steps[s].action == Action::copy && remote &&
-                            !((state[static_cast<std::size_t>(*p)] & kSent) && source(*p) == part(*p).data);
-          landsInPlace[k++] = here;
-          if (!here && !group.direct) total += part(*p).n;
-        }
-      }
-    if (buffer.size() < total * sizeof(T)) buffer.resize(total * sizeof(T));
-    T* incoming = reinterpret_cast<T*>(buffer.data());
-    std::size_t offset = 0;
-    k = 0;
     for (std::size_t s = 0; s < numSteps; ++s) {
       for (std::uint32_t i = steps[s].firstSend; i < steps[s].firstReceive; ++i) {
         const PlanCode::Message& m = messages[i];
         for (std::uint32_t j = 0; j < m.count; ++j) {
-          const int p = partsOf(m)[j];
+          const int p = partList[m.parts + j].part;
           sendSegs[m.segment + j] = {source(p), part(p).n * sizeof(T)};
         }
       }
+      for (std::uint32_t i = steps[s].firstReceive; i < steps[s].endReceive; ++i) {
+        const PlanCode::Message& m = messages[i];
+        const bool copyHere = steps[s].action == Action::copy && m.peer != rank;
+        for (std::uint32_t j = 0; j < m.count; ++j) {
+          const PlanCode::PartRef& ref = partList[m.parts + j];
+          const bool here = copyHere && !(ref.sentToo && source(ref.part) == part(ref.part).data);
+          landsInPlace[k++] = here;
+          if (!here && !group.direct) total += part(ref.part).n;
+        }
+      }
+    }
+    if (buffer.size() < total * sizeof(T)) buffer.resize(total * sizeof(T));
+    T* incoming = reinterpret_cast<T*>(buffer.data());
+    std::size_t offset = 0;
+    k = 0;
+    for (std::size_t s = 0; s < numSteps; ++s)
       for (std::uint32_t i = steps[s].firstReceive; i < steps[s].endReceive; ++i) {
         const PlanCode::Message& m = messages[i];
         if (m.peer == rank) {
           // Read now, before the exchange writes anything in place (or,
           // direct, when filed).
           for (std::uint32_t j = 0; j < m.count; ++j) {
-            const int from = peerPartsOf(m)[j], into = partsOf(m)[j];
-            if (part(from).n != part(into).n)
-              throw Error("coll::execute: step " + std::to_string(steps[s].step) + " of rank " +
-                          std::to_string(rank) + " copies part " + std::to_string(from) +
-                          " into part " + std::to_string(into) + " of another size");
+            const int from = partList[m.peerParts + j].part, into = partList[m.parts + j].part;
+            if (part(from).n != part(into).n) detail::otherSize(steps[s].step, rank, from, into);
             if (group.direct) continue;
             const T* in = source(from);
             std::copy(in, in + part(from).n, incoming + offset);
@@ -325,29 +355,28 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
           continue;
         }
         for (std::uint32_t j = 0; j < m.count; ++j) {
-          const PartView<T>& into = part(partsOf(m)[j]);
+          const PartView<T>& into = part(partList[m.parts + j].part);
           if (landsInPlace[k++]) {
             recvSegs[m.segment + j] = {into.data, into.n * sizeof(T)};
-            continue;
+          } else {
+            recvSegs[m.segment + j] = {incoming + offset, into.n * sizeof(T)};
+            offset += into.n;
           }
-          recvSegs[m.segment + j] = {incoming + offset, into.n * sizeof(T)};
-          offset += into.n;
         }
       }
-    }
     // The group's sends and remote receives, paired into exchanges.
     const std::size_t numPairs = group.endPair - group.firstPair;
+    const PlanCode::Pair* pairs = code.pairs() + group.firstPair;
     for (std::size_t i = 0; i < numPairs; ++i) {
-      const PlanCode::Pair& pair = code.pairs[group.firstPair + i];
       PeerExchange e{nullptr, 0, kNoPeer, nullptr, 0, kNoPeer};
-      if (pair.send >= 0) {
-        const PlanCode::Message& m = messages[pair.send];
+      if (pairs[i].send >= 0) {
+        const PlanCode::Message& m = messages[pairs[i].send];
         e.sends = sendSegs + m.segment;
         e.numSends = m.count;
         e.to = m.peer;
       }
-      if (pair.receive >= 0) {
-        const PlanCode::Message& m = messages[pair.receive];
+      if (pairs[i].receive >= 0) {
+        const PlanCode::Message& m = messages[pairs[i].receive];
         e.recvs = recvSegs + m.segment;
         e.numRecvs = m.count;
         e.from = m.peer;
@@ -363,39 +392,41 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
       for (std::uint32_t i = step.firstReceive; i < step.endReceive; ++i) {
         const PlanCode::Message& m = messages[i];
         for (std::uint32_t j = 0; j < m.count; ++j) {
-          const int p = partsOf(m)[j];
+          const int p = partList[m.parts + j].part;
           const PartView<T>& into = part(p);
           if (!landsInPlace[k++]) {  // staged, or a direct local copy or merge
-            const T* in = group.direct ? source(peerPartsOf(m)[j]) : incoming + offset;
+            const T* in = group.direct ? source(partList[m.peerParts + j].part) : incoming + offset;
             if (step.action == Action::copy)
               std::copy(in, in + into.n, into.data);
-            else if (into.startsElsewhere() && !(state[static_cast<std::size_t>(p)] & kMoved))
+            else if (into.startsElsewhere() && !moved[p])
               mergeInto(m.peer, rank, in, into.initial, into.data, into.n, op);  // first write: one pass
             else
               mergeFrom(m.peer, rank, in, into.data, into.n, op);
             if (!group.direct) offset += into.n;
           }
-          state[static_cast<std::size_t>(p)] |= kMoved;
+          moved[p] = 1;
         }
         if (recording) {
           const std::string& phase = phaseName(plan, step.phase);
-          if (m.peer == rank) recording->sent(step.step, rank, rank, peerPartsOf(m), m.count);
-          recording->received(step.step, m.peer, rank, partsOf(m), m.count, step.action, phase);
+          if (m.peer == rank) {
+            const std::vector<int> from = detail::partsOf(partList + m.peerParts, m.count);
+            recording->sent(step.step, rank, rank, from.data(), m.count);
+          }
+          const std::vector<int> into = detail::partsOf(partList + m.parts, m.count);
+          recording->received(step.step, m.peer, rank, into.data(), m.count, step.action, phase);
         }
       }
       if (recording)
-        for (std::uint32_t i = step.firstSend; i < step.firstReceive; ++i)
-          recording->sent(step.step, rank, messages[i].peer, partsOf(messages[i]), messages[i].count);
+        for (std::uint32_t i = step.firstSend; i < step.firstReceive; ++i) {
+          const std::vector<int> sent = detail::partsOf(partList + messages[i].parts, messages[i].count);
+          recording->sent(step.step, rank, messages[i].peer, sent.data(), messages[i].count);
+        }
     }
-    for (std::size_t s = 0; s < numSteps; ++s)
-      for (std::uint32_t i = steps[s].firstSend; i < steps[s].firstReceive; ++i)
-        for (const int* p = partsOf(messages[i]); p != partsOf(messages[i]) + messages[i].count; ++p)
-          state[static_cast<std::size_t>(*p)] &= static_cast<unsigned char>(~kSent);
   }
   // A part never written ends where it started: copy it to its data
   // (unless it is scratch).
   for (std::size_t p = 0; p < parts.size(); ++p)
-    if (parts[p].keep && parts[p].startsElsewhere() && !(state[p] & kMoved) && parts[p].n)
+    if (parts[p].keep && parts[p].startsElsewhere() && !moved[p] && parts[p].n)
       std::copy(parts[p].initial, parts[p].initial + parts[p].n, parts[p].data);
 }
 

@@ -112,12 +112,9 @@ class MpiTransport final : public Transport {
   bool windowLocked_ = false;      // in a passive epoch (lock_all) while it lives
   std::unique_ptr<ShmChannels> shm_;
   std::size_t sharedMemoryBytes_ = 0;
-  std::vector<int> nodeRank_;  // per rank of comm_: its rank in node_, or -1
-  // A step's messages through the channels; a receive's rank in comm_.
+  // A step's messages through the channels.
   std::vector<ShmChannels::Send> shmSends_;
   std::vector<ShmChannels::Receive> shmReceives_;
-  std::vector<int> shmSources_;
-  std::vector<unsigned char> routes_;  // per exchange: kSendShm | kReceiveShm
 };
 
 template <>

@@ -19,6 +19,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,14 +87,16 @@ struct PlanStep {
 
 // The executor's form of a rank's steps (made by coll::planCode, in
 // coll/executor.hpp, from a plan checkPlan passed): the same steps, grouped
-// by exchange, with their messages and part lists each in one flat array
-// and the pairing of sends with receives worked out. A collective that runs
-// after other work finds little of its plan in cache: this way a call reads
-// a few contiguous cache lines, not a vector per message and per part list.
-struct PlanCode {
+// by exchange, with the pairing of sends with receives worked out, and all
+// of it -- groups, steps, pairs, messages, part lists -- in ONE block of
+// memory. A collective that runs after other work (cold caches) then reads
+// a few contiguous cache lines of its plan, not a vector per message and
+// per part list.
+class PlanCode {
+ public:
   struct Message {
     int peer = 0;
-    std::uint32_t parts = 0;      // its parts: parts[parts .. parts + count)
+    std::uint32_t parts = 0;      // its parts: part(parts .. parts + count)
     std::uint32_t peerParts = 0;  // a local receive's sources, as many (else == parts)
     std::uint32_t count = 0;
     std::uint32_t segment = 0;    // its first segment in its group's send or receive list
@@ -116,13 +120,60 @@ struct PlanCode {
     // than it writes: filed straight from its source, not staged.
     bool direct = false;
   };
-  std::vector<Group> groups;  // by increasing step; groups of no messages left out
-  std::vector<Step> steps;
-  std::vector<Pair> pairs;
-  std::vector<Message> messages;
-  std::vector<int> parts;
+  // A part-list entry: a part, and for a receive whether the group also
+  // sends that part (then it cannot land where it is read from).
+  struct PartRef {
+    std::int32_t part = 0;
+    std::uint32_t sentToo = 0;
+  };
+
+  // Lays out the block for these lists (made by planCode).
+  PlanCode() = default;
+  PlanCode(const std::vector<Group>& groups, const std::vector<Step>& steps, const std::vector<Pair>& pairs,
+           const std::vector<Message>& messages, const std::vector<PartRef>& parts) {
+    std::size_t bytes = 0;
+    auto place = [&](std::size_t& at, std::size_t size) {
+      at = bytes;
+      bytes += (size + kAlign - 1) / kAlign * kAlign;
+    };
+    place(groups_, groups.size() * sizeof(Group));
+    place(steps_, steps.size() * sizeof(Step));
+    place(pairs_, pairs.size() * sizeof(Pair));
+    place(messages_, messages.size() * sizeof(Message));
+    place(parts_, parts.size() * sizeof(PartRef));
+    block_.assign(bytes, std::byte{0});  // new's alignment, at least kAlign
+    auto copy = [&](std::size_t at, const auto& v) {
+      using U = std::decay_t<decltype(v[0])>;
+      for (std::size_t i = 0; i < v.size(); ++i) new (block_.data() + at + i * sizeof(U)) U(v[i]);
+    };
+    copy(groups_, groups);
+    copy(steps_, steps);
+    copy(pairs_, pairs);
+    copy(messages_, messages);
+    copy(parts_, parts);
+    numGroups = groups.size();
+  }
+
+  const Group* groups() const { return at<Group>(groups_); }
+  const Step* steps() const { return at<Step>(steps_); }
+  const Pair* pairs() const { return at<Pair>(pairs_); }
+  const Message* messages() const { return at<Message>(messages_); }
+  const PartRef* parts() const { return at<PartRef>(parts_); }
+
+  std::size_t numGroups = 0;  // by increasing step; groups of no messages left out
   // The most any group needs, so a call sizes its lists once.
   std::uint32_t maxSendSegments = 0, maxReceiveSegments = 0, maxPairs = 0, maxReceivedParts = 0;
+
+ private:
+  static constexpr std::size_t kAlign = alignof(std::uint64_t);
+  static_assert(alignof(Group) <= kAlign && alignof(Step) <= kAlign && alignof(Message) <= kAlign,
+                "PlanCode's lists are 8-byte aligned");
+  template <class U>
+  const U* at(std::size_t offset) const {
+    return std::launder(reinterpret_cast<const U*>(block_.data() + offset));
+  }
+  std::vector<std::byte> block_;  // the lists, each at a byte offset
+  std::size_t groups_ = 0, steps_ = 0, pairs_ = 0, messages_ = 0, parts_ = 0;
 };
 
 struct Plan {

@@ -23,7 +23,6 @@
 #include <cstdint>
 #include <cstring>
 #include <new>
-#include <utility>
 #include <vector>
 
 #include "coll/transport.hpp"
@@ -40,30 +39,33 @@ class ShmChannels {
     std::uint32_t slotBytes = 4096 + 64;
   };
 
-  // One message from this rank to node rank `peer`, moved by progress():
-  // `bytes` in total from `numSegments` segments, in order.
+  // One message from this rank to rank `peer` (a rank reaches() says is
+  // on the node), moved by progress(): `bytes` in total from `numSegments`
+  // segments, in order.
   struct Send {
-    int peer = 0;
     const SendSegment* segments = nullptr;
     std::size_t numSegments = 0;
     std::size_t bytes = 0;
+    int peer = 0;
     std::uint32_t tag = 0;
     // Progress: the fragments written so far, where the next byte is read.
-    std::size_t fragmentsDone = 0, segment = 0, offset = 0;
+    std::uint32_t fragmentsDone = 0, segment = 0;
+    std::size_t offset = 0;
     bool done = false;
   };
 
-  // One message to this rank from node rank `peer`, filed into
-  // `numSegments` segments of `expected` bytes in all. When done, `total`
-  // and `tag` are the sender's; bytes beyond what fits are dropped.
+  // One message to this rank from rank `peer`, filed into `numSegments`
+  // segments of `expected` bytes in all. When done, `total` and `tag` are
+  // the sender's; bytes beyond what fits are dropped.
   struct Receive {
-    int peer = 0;
     const RecvSegment* segments = nullptr;
     std::size_t numSegments = 0;
     std::size_t expected = 0;
-    std::size_t fragmentsDone = 0, segment = 0, offset = 0;
-    std::size_t total = 0;
+    int peer = 0;
     std::uint32_t tag = 0;
+    std::uint32_t fragmentsDone = 0, segment = 0;
+    std::size_t offset = 0;
+    std::size_t total = 0;
     bool done = false;
   };
 
@@ -84,13 +86,24 @@ class ShmChannels {
   }
 
   // regions[i]: node rank i's region as mapped in this process; `self`:
-  // this rank's node rank.
-  ShmChannels(std::vector<void*> regions, int self, Shape shape)
-      : regions_(std::move(regions)), self_(self), shape_(shape),
-        payload_(shape.slotBytes - sizeof(Header)),
-        sent_(regions_.size(), 0), received_(regions_.size(), 0) {}
+  // this rank's node rank; nodeRankOf[r]: the node rank of the caller's
+  // rank r, or -1 for a rank on another node. Sends and receives name
+  // the caller's ranks.
+  ShmChannels(const std::vector<void*>& regions, int self, const std::vector<int>& nodeRankOf, Shape shape)
+      : shape_(shape), payload_(shape.slotBytes - sizeof(Header)), peers_(nodeRankOf.size()) {
+    const std::size_t channelBytes = static_cast<std::size_t>(shape.slots) * shape.slotBytes;
+    for (std::size_t r = 0; r < nodeRankOf.size(); ++r) {
+      const int node = nodeRankOf[r];
+      if (node < 0) continue;
+      peers_[r].out = static_cast<char*>(regions[static_cast<std::size_t>(node)]) +
+                      static_cast<std::size_t>(self) * channelBytes;
+      peers_[r].in = static_cast<char*>(regions[static_cast<std::size_t>(self)]) +
+                     static_cast<std::size_t>(node) * channelBytes;
+    }
+  }
 
-  int ranks() const { return static_cast<int>(regions_.size()); }
+  // Whether rank r (the caller's numbering) is on this node.
+  bool reaches(int r) const { return peers_[static_cast<std::size_t>(r)].out != nullptr; }
   std::size_t payloadBytes() const { return payload_; }
 
   // Writes as many of the message's fragments as the channel has free
@@ -98,14 +111,15 @@ class ShmChannels {
   // written (the receiver may not have read them yet).
   bool progress(Send& send) {
     const std::size_t fragments = fragmentsOf(send.bytes);
-    char* channel = channelOf(send.peer, self_);
-    std::uint64_t& position = sent_[static_cast<std::size_t>(send.peer)];
+    Peer& peer = peers_[static_cast<std::size_t>(send.peer)];
+    char* channel = peer.out;
+    std::uint64_t& position = peer.sent;
     bool moved = false;
     while (send.fragmentsDone < fragments) {
       char* slot = channel + (position % shape_.slots) * shape_.slotBytes;
       Header& header = *reinterpret_cast<Header*>(slot);
       if (header.sequence.load(std::memory_order_acquire) != position) break;  // not yet read
-      const std::size_t at = send.fragmentsDone * payload_;
+      const std::size_t at = static_cast<std::size_t>(send.fragmentsDone) * payload_;
       const std::size_t n = send.bytes - at < payload_ ? send.bytes - at : payload_;
       header.bytes = static_cast<std::uint32_t>(n);
       header.tag = send.tag;
@@ -123,8 +137,9 @@ class ShmChannels {
   // Reads as many of the message's fragments as have arrived; returns
   // whether it read any. Sets receive.done when all have.
   bool progress(Receive& receive) {
-    char* channel = channelOf(self_, receive.peer);
-    std::uint64_t& position = received_[static_cast<std::size_t>(receive.peer)];
+    Peer& peer = peers_[static_cast<std::size_t>(receive.peer)];
+    char* channel = peer.in;
+    std::uint64_t& position = peer.received;
     bool moved = false;
     while (!receive.done) {
       char* slot = channel + (position % shape_.slots) * shape_.slotBytes;
@@ -160,11 +175,6 @@ class ShmChannels {
   std::size_t fragmentsOf(std::size_t bytes) const {
     return bytes == 0 ? 1 : (bytes + payload_ - 1) / payload_;
   }
-  // The channel from node rank `from` in node rank `to`'s region.
-  char* channelOf(int to, int from) const {
-    return static_cast<char*>(regions_[static_cast<std::size_t>(to)]) +
-           static_cast<std::size_t>(from) * shape_.slots * shape_.slotBytes;
-  }
   // Copies the next n bytes of the message's segments to `out`.
   static void gather(Send& send, char* out, std::size_t n) {
     while (n) {
@@ -197,11 +207,17 @@ class ShmChannels {
     }
   }
 
-  std::vector<void*> regions_;
-  int self_;
+  // A rank on this node: its channel from this rank (in its region) and
+  // to this rank (in ours), and the fragments moved on each; one line.
+  struct Peer {
+    char* out = nullptr;
+    char* in = nullptr;
+    std::uint64_t sent = 0, received = 0;
+  };
+
   Shape shape_;
   std::size_t payload_;
-  std::vector<std::uint64_t> sent_, received_;  // per node rank: fragments moved on its channel
+  std::vector<Peer> peers_;  // by the caller's rank
 };
 
 }  // namespace coll

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <new>
@@ -76,14 +77,42 @@ class Transport {
 
 // What the executor (coll/executor.hpp) builds per step, kept in the Comm
 // between calls so a collective called in a loop does not allocate once
-// warmed up.
-struct ExecutorBuffers {
-  std::vector<unsigned char> staging;     // messages to merge, or to copy over a part also sent
-  std::vector<unsigned char> partState;   // per part: sent in the current group, moved (bits)
-  std::vector<unsigned char> landsInPlace;  // per received part of the group: not staged
-  std::vector<SendSegment> sendSegs;      // the group's, message after message
-  std::vector<RecvSegment> recvSegs;
-  std::vector<PeerExchange> exchanges;
+// warmed up: one block for a call's per-part flags and a group's segment
+// lists, exchanges and landing decisions (sized by the plan's maxima, so
+// a call touches a few adjacent lines), and the staging of what arrives
+// to be merged, or to be copied over a part also sent.
+class ExecutorBuffers {
+ public:
+  struct Lists {
+    unsigned char* partState;     // per part
+    unsigned char* landsInPlace;  // per received part of a group
+    SendSegment* sendSegs;        // a group's, message after message
+    RecvSegment* recvSegs;
+    PeerExchange* exchanges;
+  };
+  // The lists for `parts` parts and a group of at most these many send
+  // and receive segments, pairs and received parts.
+  Lists prepare(std::size_t parts, std::size_t sends, std::size_t receives, std::size_t pairs,
+                std::size_t received) {
+    const std::size_t sendAt = 0;
+    const std::size_t receiveAt = sendAt + sends * sizeof(SendSegment);
+    const std::size_t pairAt = receiveAt + receives * sizeof(RecvSegment);
+    const std::size_t stateAt = pairAt + pairs * sizeof(PeerExchange);
+    const std::size_t landsAt = stateAt + parts;
+    const std::size_t bytes = landsAt + received;
+    if (block_.size() < bytes) block_.resize(bytes);
+    std::byte* b = block_.data();
+    return {reinterpret_cast<unsigned char*>(b + stateAt), reinterpret_cast<unsigned char*>(b + landsAt),
+            reinterpret_cast<SendSegment*>(b + sendAt), reinterpret_cast<RecvSegment*>(b + receiveAt),
+            reinterpret_cast<PeerExchange*>(b + pairAt)};
+  }
+  std::vector<unsigned char> staging;
+
+ private:
+  static_assert(alignof(SendSegment) <= alignof(std::max_align_t) && sizeof(SendSegment) % alignof(PeerExchange) == 0 &&
+                    sizeof(RecvSegment) % alignof(PeerExchange) == 0,
+                "the lists stay aligned one after another");
+  std::vector<std::byte> block_;
 };
 
 // Memory a collective needs during one call besides the caller's buffers
@@ -190,34 +219,54 @@ class Comm {
   // The lookup scans an array of key hashes, a few cache lines however
   // many collectives the Comm serves, and reads one stored key: a call
   // after other work (cold caches) then misses little before its plan, as
-  // a tree of string keys would at every level.
+  // a tree of string keys would at every level. Making a plan is out of
+  // the lookup's code (addPlan), so a call runs through little code.
   template <class Plan, class Make>
   const Plan& plan(std::string_view key, Make&& make) {
     const std::uint64_t hash = hashOf(key);
-    for (std::size_t i = 0; i < planHashes_.size(); ++i) {
-      if (planHashes_[i] != hash || plans_[i].key != key) continue;
-      if (plans_[i].type != typeid(Plan))
-        throw Error("coll::Comm::plan: '" + std::string(key) + "' holds another type of plan");
-      return *static_cast<const Plan*>(plans_[i].plan.get());
-    }
-    StoredPlan stored{std::string(key), std::make_shared<const Plan>(make()), typeid(Plan)};
-    plans_.push_back(std::move(stored));
-    planHashes_.push_back(hash);
-    return *static_cast<const Plan*>(plans_.back().plan.get());
+    if (const void* found = findPlan(key, hash, typeid(Plan))) return *static_cast<const Plan*>(found);
+    return addPlan<Plan>(key, hash, make);
   }
 
  private:
   struct StoredPlan {
+    const void* plan;
+    const std::type_info* type;
     std::string key;
-    std::shared_ptr<const void> plan;
-    std::type_index type;
+    std::shared_ptr<const void> owner;
   };
-  // FNV-1a: keys are a few dozen bytes of names and ints.
+  // Keys are a few dozen bytes of names and ints: FNV-1a over 8-byte words.
   static std::uint64_t hashOf(std::string_view key) {
     std::uint64_t h = 1469598103934665603ull;
-    for (char c : key) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    std::size_t i = 0;
+    for (; i + 8 <= key.size(); i += 8) {
+      std::uint64_t word;
+      std::memcpy(&word, key.data() + i, 8);
+      h = (h ^ word) * 1099511628211ull;
+    }
+    for (; i < key.size(); ++i) h = (h ^ static_cast<unsigned char>(key[i])) * 1099511628211ull;
     return h;
   }
+  const void* findPlan(std::string_view key, std::uint64_t hash, const std::type_info& type) const {
+    for (std::size_t i = 0; i < planHashes_.size(); ++i) {
+      if (planHashes_[i] != hash) continue;
+      const StoredPlan& stored = plans_[i];
+      if (stored.key != key) continue;
+      if (*stored.type != type)
+        throw Error("coll::Comm::plan: '" + std::string(key) + "' holds another type of plan");
+      return stored.plan;
+    }
+    return nullptr;
+  }
+  // The first call's path: makes the plan (out of the lookup's code).
+  template <class Plan, class Make>
+  [[gnu::noinline]] const Plan& addPlan(std::string_view key, std::uint64_t hash, Make& make) {
+    auto made = std::make_shared<const Plan>(make());
+    plans_.push_back({made.get(), &typeid(Plan), std::string(key), made});
+    planHashes_.push_back(hash);
+    return *made;
+  }
+
   std::unique_ptr<Transport> transport_;
   std::vector<std::uint64_t> planHashes_;  // planHashes_[i] is the hash of plans_[i].key
   std::vector<StoredPlan> plans_;
