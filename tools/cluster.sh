@@ -19,7 +19,9 @@
 # Open MPI runs with btl self,tcp (and rtc_hwloc_vmhole none: with many
 # daemons on one machine, orted's shared-memory topology write can
 # segfault in hwloc); MPICH (build-mpich/bin/...) with UCX
-# over TCP and MPIR_CVAR_NOLOCAL, so that no two hosts share memory.
+# over TCP and MPIR_CVAR_NOLOCAL, so that no two hosts share memory; and
+# collc with COLLC_SHM=0 (the namespaces share this machine's memory, so
+# its shared-memory channels would skip the links, as no real hosts can).
 set -euo pipefail
 
 hosts=4 rate=1gbit mpi=openmpi limit=900 subnet=10.77.0
@@ -108,8 +110,8 @@ echo "cluster: $hosts hosts ($hosts_csv) behind $rate links, $mpi" >&2
 code=0
 if [ "$mpi" = openmpi ]; then
   timeout --kill-after=10 "$limit" ip netns exec "$(host_ns 0)" \
-    env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-    mpirun.openmpi --host "$hosts_csv" -np "$hosts" --map-by node --bind-to none \
+    env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 COLLC_SHM=0 \
+    mpirun.openmpi --host "$hosts_csv" -np "$hosts" --map-by node --bind-to none -x COLLC_SHM \
       --mca plm_rsh_agent "$agent" --mca pml ob1 --mca btl self,tcp \
       --mca btl_tcp_if_include cl0 --mca oob_tcp_if_include cl0 \
       --mca mpi_yield_when_idle 1 --mca op ^avx --mca rtc_hwloc_vmhole none \
@@ -118,7 +120,7 @@ else
   timeout --kill-after=10 "$limit" ip netns exec "$(host_ns 0)" \
     mpirun.mpich -hosts "$hosts_csv" -n "$hosts" -ppn 1 \
       -launcher ssh -launcher-exec "$agent" -iface cl0 \
-      -genv MPIR_CVAR_NOLOCAL 1 -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES cl0 \
+      -genv MPIR_CVAR_NOLOCAL 1 -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES cl0 -genv COLLC_SHM 0 \
       "$program" "$@" || code=$?
 fi
 [ "$code" -eq 124 ] && echo "cluster.sh: error: the run exceeded --timeout $limit s" >&2

@@ -109,6 +109,22 @@ for P in 3 4 5; do
   runs=$((runs + 1))
 done
 
+section "ucx: the same collectives over UCX instead of MPI's point-to-point (docs/ucx.md)"
+# COLLC_TRANSPORT=ucx: every Comm{MPI_Comm} moves its messages with UCX
+# (shared memory here, TCP below); and a program without MPI whose P
+# processes meet through files.
+ucx_runs=0
+for spec in "check_allreduce_ring sm 5" "check_alltoall_bruck tcp 3" "check_allreduce_trivance sm 4"; do
+  read -r exe tls P <<<"$spec"
+  line=$(COLLC_TRANSPORT=ucx UCX_TLS=$tls,self mpirun "${mpirun_args[@]}" -x COLLC_TRANSPORT -x UCX_TLS \
+    -np "$P" "build/bin/$exe" | grep '^PASS ') || fail "$exe over UCX ($tls) at P = $P did not match the MPI library"
+  echo "   UCX_TLS=$tls,self: $line"
+  ucx_runs=$((ucx_runs + 1))
+done
+UCX_TLS=sm,self test/ucx/run_file_bootstrap.sh build/bin/ucx_file_bootstrap 3 | tail -1 | sed 's/^/   /' ||
+  fail "the MPI-free UCX program failed"
+ucx_runs=$((ucx_runs + 1))
+
 section "preload: an MPI program written without collc, unchanged, with libcollc_mpi.so (docs/preload.md)"
 # Every served call on 24 types and every operator, without and with the
 # library: identical results, and the summary of what it served.
@@ -124,5 +140,6 @@ section "summary"
 echo "   proven:   $proven example specs (their rank ranges above, each cross-checked by the simulation), and $caught broken program caught with a counterexample"
 echo "   compiled: $headers of $(ls examples/*.coll | wc -l) examples proven for each admitted P in 1..64 and written to $out/"
 echo "   ran:      $runs mpirun runs matched the MPI library's results"
+echo "   ucx:      $ucx_runs runs over the UCX transport (with MPI, and without: processes meeting through files) matched"
 echo "   preload:  $preloaded mpirun runs of an unchanged MPI program with libcollc_mpi.so, results identical to plain MPI"
 echo "   main job: $((SECONDS - started)) s after the build"

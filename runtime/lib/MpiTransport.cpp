@@ -1,15 +1,16 @@
 // MPI implementation of coll::Transport and the Comm constructors.
 
-#include <sched.h>
 
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <utility>
 
 #include "coll/mpi_transport.hpp"
+#include "Polling.hpp"
 
 namespace coll {
 namespace {
@@ -31,17 +32,6 @@ std::string mpiErrorString(int code) {
 
 void check(int code, const char* what) {
   if (code != MPI_SUCCESS) throw Error(std::string("coll::MpiTransport: ") + what + " failed: " + mpiErrorString(code));
-}
-
-// Polls of the shared-memory channels without progress before each
-// further poll yields the core: with more ranks than cores the peer being
-// waited for may need it.
-constexpr int kSpinsBeforeYield = 256;
-
-void cpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
 }
 
 // The elementwise minimum of `values` over the ranks of comm, by
@@ -194,6 +184,7 @@ void MpiTransport::setUpSharedMemory(Options options) {
   for (int& r : nodeRankOf)
     if (r == MPI_UNDEFINED) r = -1;
   shm_ = std::make_unique<ShmChannels>(regions, nodeRank, nodeRankOf, shape);
+  oversubscribed_ = detail::oversubscribed(nodeSize);
   // Room for a step's messages before the first step, so they sit beside
   // the transport in memory rather than wherever the heap is then.
   shmSends_.reserve(16);
@@ -476,7 +467,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
 
 int MpiTransport::progressUntilDone() {
   bool mpiDone = requests_.empty();
-  int idle = 0;
+  detail::Poller poller(oversubscribed_);
   // A channel carries one message after another: of several messages to
   // (from) one peer in a step, only the first unfinished one moves, so
   // they are sent (filed) in the order MPI would match them.
@@ -502,13 +493,7 @@ int MpiTransport::progressUntilDone() {
       done &= mpiDone;
     }
     if (done) return MPI_SUCCESS;
-    if (moved) {
-      idle = 0;
-    } else if (++idle >= kSpinsBeforeYield) {
-      sched_yield();
-    } else {
-      cpuRelax();
-    }
+    poller.after(moved);
   }
 }
 
@@ -524,6 +509,77 @@ void MpiTransport::checkSharedMemoryReceives(int tag) const {
       throw Error("coll::MpiTransport: expected the message of tag " + std::to_string(tag) + " from rank " +
                   std::to_string(receive.peer) + ", got one of tag " + std::to_string(receive.tag));
   }
+}
+
+namespace {
+
+class MpiBootstrap final : public UcxBootstrap {
+ public:
+  explicit MpiBootstrap(MPI_Comm comm) {
+    int rank = 0;
+    check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    check(MPI_Comm_split(comm, 0, rank, &comm_), "MPI_Comm_split");
+    MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
+  }
+  ~MpiBootstrap() override {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Comm_free(&comm_);
+  }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  // A ring: in step s each rank passes on the string of rank - s.
+  std::vector<std::string> allGather(const std::string& mine) override {
+    std::vector<std::string> all(static_cast<std::size_t>(size_));
+    all[static_cast<std::size_t>(rank_)] = mine;
+    const int next = (rank_ + 1) % size_, prev = (rank_ - 1 + size_) % size_;
+    for (int s = 0; s + 1 < size_; ++s) {
+      const std::string& out = all[static_cast<std::size_t>((rank_ - s + size_) % size_)];
+      std::string& in = all[static_cast<std::size_t>((rank_ - s - 1 + size_) % size_)];
+      unsigned long long outLength = out.size(), inLength = 0;
+      check(MPI_Sendrecv(&outLength, 1, MPI_UNSIGNED_LONG_LONG, next, 0, &inLength, 1, MPI_UNSIGNED_LONG_LONG, prev,
+                         0, comm_, MPI_STATUS_IGNORE),
+            "MPI_Sendrecv");
+      in.assign(static_cast<std::size_t>(inLength), '\0');
+      check(MPI_Sendrecv(out.data(), static_cast<int>(out.size()), MPI_BYTE, next, 1, in.data(),
+                         static_cast<int>(in.size()), MPI_BYTE, prev, 1, comm_, MPI_STATUS_IGNORE),
+            "MPI_Sendrecv");
+    }
+    return all;
+  }
+  // Dissemination with nonblocking messages, calling whileWaiting until
+  // each round's have arrived.
+  void barrier(const std::function<void()>& whileWaiting) override {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) return;  // the transport outlived MPI: its own barrier was the last word
+    for (int d = 1; d < size_; d *= 2) {
+      MPI_Request requests[2];
+      check(MPI_Irecv(nullptr, 0, MPI_BYTE, (rank_ - d + size_) % size_, 2, comm_, &requests[0]), "MPI_Irecv");
+      check(MPI_Isend(nullptr, 0, MPI_BYTE, (rank_ + d) % size_, 2, comm_, &requests[1]), "MPI_Isend");
+      for (int done = 0; !done;) {
+        check(MPI_Testall(2, requests, &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+        if (!done && whileWaiting) whileWaiting();
+      }
+    }
+  }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0, size_ = 1;
+};
+
+}  // namespace
+
+std::unique_ptr<UcxBootstrap> mpiBootstrap(MPI_Comm comm) { return std::make_unique<MpiBootstrap>(comm); }
+
+std::unique_ptr<Transport> makeTransport(MPI_Comm comm) {
+  const char* which = std::getenv("COLLC_TRANSPORT");
+  if (!which || !*which || std::strcmp(which, "mpi") == 0) return std::make_unique<MpiTransport>(comm);
+  if (std::strcmp(which, "ucx") == 0) return std::make_unique<UcxTransport>(mpiBootstrap(comm));
+  throw Error(std::string("coll::Comm: COLLC_TRANSPORT='") + which + "': expected mpi or ucx");
 }
 
 }  // namespace coll

@@ -9,7 +9,9 @@
 // step (tag) is an error too. At any P the ranks pair up (2k with 2k+1, on
 // a communicator of their own); with P odd the last rank has no partner
 // and only reports.
-//   mpirun -np 2 check_transport   -> "PASS transport P=2 13 cases"
+// The same cases run on coll::UcxTransport (UCP tagged messages, UCX_TLS
+// from the environment).
+//   mpirun -np 2 check_transport   -> "PASS transport P=2 19 cases"
 
 #include "coll/mpi_transport.hpp"
 
@@ -32,7 +34,7 @@ void expect(bool ok, int rank, const std::string& what) {
 // Runs one exchange with the peer, receiving into `pieces` runs of `piece`
 // bytes each (one run: the contiguous path) while the peer sends
 // `sentBytes`; returns the error text, or "" when none was thrown.
-std::string exchangeWith(coll::MpiTransport& t, std::size_t sentBytes, std::size_t pieces,
+std::string exchangeWith(coll::Transport& t, std::size_t sentBytes, std::size_t pieces,
                          std::size_t piece, std::vector<unsigned char>& got, int tag, int sendTag = -1) {
   const int peer = 1 - t.rank();
   std::vector<unsigned char> out(sentBytes);
@@ -70,7 +72,7 @@ bool receivedExactly(const std::vector<unsigned char>& got, int peer, std::size_
 // this order (some through the channels, some through MPI when they
 // outgrow them): each must land in its own buffer, as MPI matches
 // messages between two ranks in the order they were posted.
-bool orderedStep(coll::MpiTransport& t, const std::vector<std::size_t>& sizes) {
+bool orderedStep(coll::Transport& t, const std::vector<std::size_t>& sizes) {
   const int peer = 1 - t.rank();
   std::vector<std::vector<unsigned char>> out(sizes.size()), in(sizes.size());
   std::vector<coll::SendSegment> sends(sizes.size());
@@ -97,10 +99,11 @@ bool orderedStep(coll::MpiTransport& t, const std::vector<std::size_t>& sizes) {
 }
 
 // The cases on one transport (its channels on or off).
-int runCases(coll::MpiTransport& t, int rank, const char* path) {
+// `who` names the transport in its errors; `channels`: whether it sees a
+// message's tag (MPI and UCX would wait for the matching one).
+int runCases(coll::Transport& t, int rank, const char* path, const std::string& who, bool channels) {
   const int me = t.rank();
   const int peer = 1 - me;
-  const bool channels = t.sharedMemoryBytes() > 0;
   int cases = 0;
   std::vector<unsigned char> got;
   auto where = [&](const std::string& what) { return std::string(path) + ": " + what; };
@@ -117,7 +120,7 @@ int runCases(coll::MpiTransport& t, int rank, const char* path) {
     const std::size_t sent = me == 0 ? pieces * piece - 2 : pieces * piece;
     error = exchangeWith(t, sent, pieces, piece, got, 9);
     if (me == 1) {
-      const std::string want = "coll::MpiTransport: expected " + std::to_string(pieces * piece) +
+      const std::string want = who + ": expected " + std::to_string(pieces * piece) +
                                " bytes from rank 0 (tag 9), got " + std::to_string(pieces * piece - 2);
       expect(error == want, rank, where("a short message gave '" + error + "', not '" + want + "'"));
     } else {
@@ -171,11 +174,14 @@ int main(int argc, char** argv) {
     mpiOnly.sharedMemory = false;
     coll::MpiTransport viaMpi{pair, mpiOnly};
     expect(viaMpi.sharedMemoryBytes() == 0, rank, "channels are on with sharedMemory = false");
-    cases += runCases(viaMpi, rank, "MPI");
+    cases += runCases(viaMpi, rank, "MPI", "coll::MpiTransport", false);
     coll::MpiTransport viaChannels{pair, coll::MpiTransport::Options{}};
     expect(viaChannels.sharedMemoryBytes() == 32768, rank,
            "the channels carry " + std::to_string(viaChannels.sharedMemoryBytes()) + " bytes, not 32768");
-    cases += runCases(viaChannels, rank, "channels");
+    cases += runCases(viaChannels, rank, "channels", "coll::MpiTransport", true);
+    // UCX (UCX_TLS from the environment), addresses exchanged over MPI.
+    coll::UcxTransport viaUcx{coll::mpiBootstrap(pair)};
+    cases += runCases(viaUcx, rank, "UCX", "coll::UcxTransport", false);
   }
   int all = 0;
   MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

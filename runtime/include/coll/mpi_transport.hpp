@@ -22,6 +22,7 @@
 
 #include "coll/shm_channels.hpp"
 #include "coll/transport.hpp"
+#include "coll/ucx_transport.hpp"
 
 namespace coll {
 
@@ -112,14 +113,26 @@ class MpiTransport final : public Transport {
   bool windowLocked_ = false;      // in a passive epoch (lock_all) while it lives
   std::unique_ptr<ShmChannels> shm_;
   std::size_t sharedMemoryBytes_ = 0;
+  bool oversubscribed_ = true;  // more ranks on this node than cores: yield when idle
   // A step's messages through the channels.
   std::vector<ShmChannels::Send> shmSends_;
   std::vector<ShmChannels::Receive> shmReceives_;
 };
 
+// A bootstrap for UcxTransport over the ranks of comm (collective): a
+// private copy of comm, its all-gather a ring of MPI_Sendrecv and its
+// barrier a dissemination of empty ones (libcollc_mpi.so serves
+// MPI_Allgather and MPI_Barrier itself).
+std::unique_ptr<UcxBootstrap> mpiBootstrap(MPI_Comm comm);
+
+// The transport of Comm{comm} (collective over comm): MpiTransport, or
+// with COLLC_TRANSPORT=ucx in the environment (every rank alike) a
+// UcxTransport bootstrapped over comm.
+std::unique_ptr<Transport> makeTransport(MPI_Comm comm);
+
 template <>
 struct TransportFor<MPI_Comm> {
-  static std::unique_ptr<Transport> make(MPI_Comm comm) { return std::make_unique<MpiTransport>(comm); }
+  static std::unique_ptr<Transport> make(MPI_Comm comm) { return makeTransport(comm); }
 };
 
 }  // namespace coll
