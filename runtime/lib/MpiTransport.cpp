@@ -53,6 +53,8 @@ void disseminateMin(MPI_Comm comm, std::vector<long long>& values) {
   }
 }
 
+constexpr std::uintptr_t kPageBytes = 4096;
+
 template <class Segment>
 std::size_t bytesOf(const Segment* segments, std::size_t n) {
   std::size_t bytes = 0;
@@ -145,9 +147,17 @@ void MpiTransport::setUpSharedMemory(Options options) {
   MPI_Info info = MPI_INFO_NULL;
   check(MPI_Info_create(&info), "MPI_Info_create");
   MPI_Info_set(info, "alloc_shared_noncontig", "true");
+  // Each region is used from its first page boundary on: MPI may hand out
+  // memory at any offset (Open MPI's started 264 bytes into a page), and a
+  // slot that straddles cache lines costs every message.
+  auto aligned = [](void* p) {
+    const auto at = reinterpret_cast<std::uintptr_t>(p);
+    return reinterpret_cast<void*>((at + kPageBytes - 1) / kPageBytes * kPageBytes);
+  };
   void* region = nullptr;
   const int rc = MPI_Win_allocate_shared(
-      static_cast<MPI_Aint>(ShmChannels::regionBytes(nodeSize, shape)), 1, info, node_, &region, &window_);
+      static_cast<MPI_Aint>(ShmChannels::regionBytes(nodeSize, shape) + kPageBytes), 1, info, node_, &region,
+      &window_);
   MPI_Info_free(&info);
   if (rc == MPI_SUCCESS) MPI_Win_set_errhandler(window_, MPI_ERRORS_RETURN);
   std::vector<long long> allocated{rc == MPI_SUCCESS ? 1 : 0};
@@ -158,7 +168,7 @@ void MpiTransport::setUpSharedMemory(Options options) {
   }
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "MPI_Win_lock_all");
   windowLocked_ = true;
-  ShmChannels::format(region, nodeSize, shape);
+  ShmChannels::format(aligned(region), nodeSize, shape);
   check(MPI_Win_sync(window_), "MPI_Win_sync");
   std::vector<long long> none;
   disseminateMin(node_, none);  // every region is formatted
@@ -169,6 +179,7 @@ void MpiTransport::setUpSharedMemory(Options options) {
     int unit = 0;
     check(MPI_Win_shared_query(window_, i, &size, &unit, &regions[static_cast<std::size_t>(i)]),
           "MPI_Win_shared_query");
+    regions[static_cast<std::size_t>(i)] = aligned(regions[static_cast<std::size_t>(i)]);
   }
   // Which ranks of comm_ are on this node, and as which node rank.
   MPI_Group all = MPI_GROUP_NULL, here = MPI_GROUP_NULL;
@@ -184,7 +195,6 @@ void MpiTransport::setUpSharedMemory(Options options) {
   for (int& r : nodeRankOf)
     if (r == MPI_UNDEFINED) r = -1;
   shm_ = std::make_unique<ShmChannels>(regions, nodeRank, nodeRankOf, shape);
-  oversubscribed_ = detail::oversubscribed(nodeSize);
   // Room for a step's messages before the first step, so they sit beside
   // the transport in memory rather than wherever the heap is then.
   shmSends_.reserve(16);
@@ -467,7 +477,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
 
 int MpiTransport::progressUntilDone() {
   bool mpiDone = requests_.empty();
-  detail::Poller poller(oversubscribed_);
+  detail::Poller poller;
   // A channel carries one message after another: of several messages to
   // (from) one peer in a step, only the first unfinished one moves, so
   // they are sent (filed) in the order MPI would match them.

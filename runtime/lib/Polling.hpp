@@ -1,30 +1,22 @@
 #pragma once
 // How the transports wait: by polling, as MPI libraries do, and yielding
-// the core only when the node has more ranks than this process may run on
-// (then the rank waited for may need the core; with a core each, a yield
-// is a system call in the middle of a short wait).
+// the core after 256 idle polls, since the rank waited for may need it
+// (more ranks than cores, or, with ranks unbound, two ranks the kernel put
+// on one core). Polling without ever yielding when the ranks fit the
+// cores measured up to 1.25x slower at 2 ranks on this 2-core VM
+// (docs/benchmarks.md, "The lean call path").
 
 #include <sched.h>
 
 namespace coll::detail {
 
-// Whether `ranks` ranks on this node are more than the cores this
-// process may run on (a system call: ask once, when a transport is made).
-inline bool oversubscribed(int ranks) {
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
-  const int usable = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
-  return ranks > usable;
-}
-
 class Poller {
  public:
-  explicit Poller(bool oversubscribed) : oversubscribed_(oversubscribed) {}
   // Call after each poll: whether it found anything to do.
   void after(bool progressed) {
     if (progressed) {
       idle_ = 0;
-    } else if (oversubscribed_ && ++idle_ >= kSpinsBeforeYield) {
+    } else if (++idle_ >= kSpinsBeforeYield) {
       sched_yield();
     } else {
       relax();
@@ -38,7 +30,6 @@ class Poller {
     __builtin_ia32_pause();
 #endif
   }
-  bool oversubscribed_ = false;
   int idle_ = 0;
 };
 

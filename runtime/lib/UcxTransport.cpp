@@ -110,7 +110,6 @@ struct UcxTransport::State {
   };
   std::vector<Operation> operations;
   std::vector<ucp_dt_iov_t> iov;  // the step's scattered segments, never moved while posted
-  bool oversubscribed = true;     // more ranks than cores (all may share a node): yield when idle
 
   ~State() {
     closeEndpoints();
@@ -152,7 +151,6 @@ UcxTransport::UcxTransport(std::unique_ptr<UcxBootstrap> bootstrap)
   if (!bootstrap_) throw Error("coll::UcxTransport: null bootstrap");
   rank_ = bootstrap_->rank();
   size_ = bootstrap_->size();
-  state_->oversubscribed = detail::oversubscribed(size_);
   ucp_config_t* config = nullptr;
   ucs_status_t status = ucp_config_read(nullptr, nullptr, &config);
   if (status != UCS_OK) fail("ucp_config_read", status);
@@ -297,8 +295,8 @@ void UcxTransport::runStep(const PeerExchange* exchanges, std::size_t n, std::ui
     posted(ucp_tag_send_nbx(s.endpoints[static_cast<std::size_t>(x.to)], buffer, length, tagOf(tag, rank_), &param),
            o, "ucp_tag_send_nbx");
   }
-  // Progress until every side is complete (all ranks may share a node).
-  detail::Poller poller(s.oversubscribed);
+  // Progress until every side is complete.
+  detail::Poller poller;
   for (;;) {
     bool done = true;
     for (State::Operation& o : s.operations) {

@@ -134,14 +134,14 @@ int runCases(coll::Transport& t, int rank, const char* path, const std::string& 
   expect(error.empty() && receivedExactly(got, peer, 7000, 1000), rank,
          where("a 7000-byte message in 7 runs arrived otherwise: " + error));
   ++cases;
-  // Six messages each way in one step, small and large mixed: through
-  // the channels 8 B, 0 B, 3 B in a slot each, 5000 B in two and 20000 B
-  // in five (more than a channel's 8 slots in all, so the sender waits for
+  // Eight messages each way in one step, small and large mixed: through
+  // the channels 8 B, 0 B, 3 B in a slot each, 5000 B and three of 8000 B
+  // in two (more than a channel's 8 slots in all, so the sender waits for
   // the reader), 40000 B beyond them; a hundred times, as the order must
   // hold however the two ranks' polls interleave.
   bool ordered = true;
   for (int round = 0; round < 100 && ordered; ++round)
-    ordered = orderedStep(t, {8, 40000, 0, 5000, 20000, 3});
+    ordered = orderedStep(t, {8, 40000, 0, 5000, 8000, 8000, 8000, 3});
   expect(ordered, rank, where("the messages of one step were filed out of order"));
   ++cases;
   // A message of another step: the channels see its tag (MPI would wait
@@ -176,8 +176,8 @@ int main(int argc, char** argv) {
     expect(viaMpi.sharedMemoryBytes() == 0, rank, "channels are on with sharedMemory = false");
     cases += runCases(viaMpi, rank, "MPI", "coll::MpiTransport", false);
     coll::MpiTransport viaChannels{pair, coll::MpiTransport::Options{}};
-    expect(viaChannels.sharedMemoryBytes() == 32768, rank,
-           "the channels carry " + std::to_string(viaChannels.sharedMemoryBytes()) + " bytes, not 32768");
+    expect(viaChannels.sharedMemoryBytes() == 16384, rank,
+           "the channels carry " + std::to_string(viaChannels.sharedMemoryBytes()) + " bytes, not 16384");
     cases += runCases(viaChannels, rank, "channels", "coll::MpiTransport", true);
     // UCX (UCX_TLS from the environment), addresses exchanged over MPI.
     coll::UcxTransport viaUcx{coll::mpiBootstrap(pair)};

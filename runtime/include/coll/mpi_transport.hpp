@@ -36,7 +36,7 @@ class MpiTransport final : public Transport {
  public:
   struct Options {
     bool sharedMemory = true;
-    std::size_t sharedMemoryBytes = 32768;
+    std::size_t sharedMemoryBytes = 16384;
     // From the environment: COLLC_SHM=0 turns the channels off,
     // COLLC_SHM_BYTES=N sets the largest message they carry (0: off).
     static Options fromEnvironment();
@@ -113,7 +113,6 @@ class MpiTransport final : public Transport {
   bool windowLocked_ = false;      // in a passive epoch (lock_all) while it lives
   std::unique_ptr<ShmChannels> shm_;
   std::size_t sharedMemoryBytes_ = 0;
-  bool oversubscribed_ = true;  // more ranks on this node than cores: yield when idle
   // A step's messages through the channels.
   std::vector<ShmChannels::Send> shmSends_;
   std::vector<ShmChannels::Receive> shmReceives_;
