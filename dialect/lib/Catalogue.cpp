@@ -387,8 +387,15 @@ std::optional<FamilyViolation> coll::checkFamily(const FamilySpec &spec) {
 
 std::optional<std::string>
 coll::checkRoot(CollectiveKind kind, std::optional<int64_t> root,
-                std::optional<int64_t> fixedRanks) {
+                std::optional<int64_t> fixedRanks, bool anyRoot) {
   std::string kindName = stringifyCollectiveKind(kind).str();
+  if (anyRoot && !isRooted(kind))
+    return "a root is only for broadcast, reduce, gather and scatter, not " +
+           kindName;
+  if (anyRoot && root)
+    return "a root is either fixed or any, not both";
+  if (anyRoot)
+    return std::nullopt;
   if (isRooted(kind) && !root)
     return "of kind " + kindName + " needs a root rank";
   if (!isRooted(kind) && root)

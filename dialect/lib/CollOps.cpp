@@ -104,8 +104,9 @@ LogicalResult CollectiveOp::verify() {
   auto optionalValue = [](std::optional<uint64_t> v) {
     return v ? std::optional<int64_t>(static_cast<int64_t>(*v)) : std::nullopt;
   };
-  if (std::optional<std::string> bad = checkRoot(
-          kind, optionalValue(getRoot()), optionalValue(getNumRanks())))
+  if (std::optional<std::string> bad =
+          checkRoot(kind, optionalValue(getRoot()),
+                    optionalValue(getNumRanks()), getAnyRoot()))
     return emitOpError(*bad);
 
   if ((getGroup() == GroupKind::generated) != getGroupGenerators().has_value())

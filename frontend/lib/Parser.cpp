@@ -69,6 +69,7 @@ struct Declaration {
 
   llvm::SMLoc rootLoc, rootValueLoc;
   std::optional<int64_t> root;
+  bool anyRoot = false; // `root = any;`: the caller passes the root
 
   // `digits radix(k) | balanced_ternary [reconfigure auto]` sets the
   // schedule.
@@ -385,8 +386,10 @@ LogicalResult Parser::finishChoice(Declaration &decl, llvm::SMLoc closeLoc) {
       candidate.rootLoc = decl.rootLoc;
       candidate.rootValueLoc = decl.rootValueLoc;
       candidate.root = decl.root;
+      candidate.anyRoot = decl.anyRoot;
     }
-    if (candidate.root != decl.candidates.front().root)
+    if (candidate.root != decl.candidates.front().root ||
+        candidate.anyRoot != decl.candidates.front().anyRoot)
       return error(candidate.rootLoc.isValid() ? candidate.rootLoc
                                                : candidate.nameLoc,
                    "the candidates of a choice share one root");
@@ -811,6 +814,14 @@ LogicalResult Parser::parseRoot(Declaration &decl) {
     return failure();
   decl.rootValueLoc = tok.loc;
   Token last = tok;
+  if (tok.isKeyword("any")) {
+    consume();
+    decl.anyRoot = true;
+    return expectSemicolon(last, "the root statement");
+  }
+  if (tok.is(Token::identifier))
+    return error(tok.loc, "expected a rank or 'any' for root, found '" +
+                              tok.spelling + "'");
   int64_t root;
   if (failed(parseInteger(root)))
     return failure();
@@ -847,10 +858,10 @@ LogicalResult Parser::finish(Declaration &decl, llvm::SMLoc closeLoc) {
   bool rooted = isRooted(decl.kind);
   // The catalogue's root rule (its range part waits for the rank count).
   if (std::optional<std::string> bad =
-          checkRoot(decl.kind, decl.root, std::nullopt))
-    return decl.root ? error(decl.rootLoc, *bad)
+          checkRoot(decl.kind, decl.root, std::nullopt, decl.anyRoot))
+    return decl.root || decl.anyRoot ? error(decl.rootLoc, *bad)
                      : error(closeLoc, "collective '" + decl.name + "' " +
-                                           *bad + " ('root = k;')");
+                                           *bad + " ('root = k;' or 'root = any;')");
   if (decl.treeLoc.isValid())
     return finishTree(decl, closeLoc);
   if (isScan(decl.kind) || decl.schedule == ScheduleKind::doubling)
@@ -919,7 +930,7 @@ LogicalResult Parser::finishTree(Declaration &decl, llvm::SMLoc closeLoc) {
     return error(closeLoc, "collective '" + decl.name +
                                "' needs a 'ranks' statement");
   if (std::optional<std::string> bad =
-          checkRoot(decl.kind, decl.root, decl.fixedRanks)) {
+          checkRoot(decl.kind, decl.root, decl.fixedRanks, decl.anyRoot)) {
     InFlightDiagnostic diag = error(decl.rootValueLoc, *bad);
     diag.attachNote(loc(decl.ranksLoc)) << "rank count declared here";
     return diag;
@@ -1100,7 +1111,8 @@ void Parser::build(const Declaration &decl) {
       optionalInt(decl.radix), optionalInt(decl.segments),
       decl.choiceOf.empty() ? StringAttr() : builder.getStringAttr(decl.choiceOf),
       decl.reconfigureLoc.isValid() ? builder.getUnitAttr() : UnitAttr(),
-      decl.noncommutative ? builder.getUnitAttr() : UnitAttr());
+      decl.noncommutative ? builder.getUnitAttr() : UnitAttr(),
+      decl.anyRoot ? builder.getUnitAttr() : UnitAttr());
 }
 
 OwningOpRef<ModuleOp> coll::parseCollFile(llvm::SourceMgr &sourceMgr,

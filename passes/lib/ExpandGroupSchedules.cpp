@@ -28,7 +28,10 @@ ProgramOp coll::createProgram(CollectiveOp spec, int64_t P, int64_t parts,
       spec.getOpAttr(), builder.getI64IntegerAttr(P),
       builder.getI64IntegerAttr(parts), chunkOfPart, group, groupElements,
       scratchParts ? builder.getI64IntegerAttr(scratchParts) : IntegerAttr(),
-      spec.getNoncommutativeAttr(), spec.getRootAttr(),
+      spec.getNoncommutativeAttr(),
+      // `root = any`: root 0 stands for every root (the verifier expands
+      // each root on its own, coll::rootInstance).
+      spec.getAnyRoot() ? builder.getI64IntegerAttr(0) : spec.getRootAttr(),
       // Every segment runs the same steps: one program, priced pipelined.
       spec.getSegments().value_or(1) > 1 ? spec.getSegmentsAttr()
                                          : IntegerAttr());

@@ -111,6 +111,8 @@ static std::string describeSchedule(CollectiveOp spec) {
   }
   if (spec.getRoot())
     statements += ", root " + std::to_string(*spec.getRoot());
+  if (spec.getAnyRoot())
+    statements += ", root any";
   if (std::optional<uint64_t> S = spec.getSegments(); S && *S > 1)
     statements += ", segments = " + std::to_string(*S);
   return std::string("Schedule: ") + familyInfo(familyOf(spec)).name + " (" +
@@ -146,10 +148,17 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
        << "    throw coll::Error(\"" << qualified << ": " << what
        << " is null with count \" + std::to_string(count));\n";
   };
-  os << "  const int rank = comm.rank();\n"
-     << "  const int root = " << (spec.getRoot() ? *spec.getRoot() : 0)
-     << ";\n"
-     << "  const coll::Tree tree = " << treeInitializer(spec) << ";\n";
+  os << "  const int rank = comm.rank();\n";
+  if (spec.getAnyRoot())
+    os << "  if (root < 0 || root >= P)\n"
+       << "    throw coll::Error(\"" << qualified
+       << ": root \" + std::to_string(root) +\n"
+       << "                      \" is not a rank of the communicator (P = \" "
+          "+ std::to_string(P) + \")\");\n";
+  else
+    os << "  const int root = " << (spec.getRoot() ? *spec.getRoot() : 0)
+       << ";\n";
+  os << "  const coll::Tree tree = " << treeInitializer(spec) << ";\n";
   if (kind == CollectiveKind::barrier) {
     os << "  (void)rank;\n"
        << "  coll::runTree(comm, coll::Kind::barrier, tree, root, "
@@ -424,6 +433,9 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   if (kind == CollectiveKind::scatter)
     os << "/// send: P * count elements at the root, block b for rank b (may "
           "be null\n/// elsewhere); recv: count elements.\n";
+  if (spec.getAnyRoot())
+    os << "/// root: the caller's, any rank in [0, P) (MPI's root argument); "
+          "the schedule\n/// is proven for every root.\n";
   os << "/// " << describeSchedule(spec) << ".\n";
   os << "constexpr bool " << name << "_accepts(int ranks) noexcept { return "
      << spec.acceptsCondition("ranks") << "; }\n";
@@ -434,14 +446,16 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   std::string head = elementType ? (hasOp ? "template <class Op>\n" : "inline ")
                                  : (hasOp ? "template <class T, class Op>\n"
                                           : "template <class T>\n");
+  // `root = any`: the root follows the count, as in MPI's argument lists.
+  const char *rootParameter = spec.getAnyRoot() ? ", int root" : "";
   if (kind == CollectiveKind::barrier)
     os << "inline void " << name << "(coll::Comm &comm) {\n";
   else if (kind == CollectiveKind::broadcast)
     os << head << "void " << name << "(coll::Comm &comm, " << type
-       << " *buffer, std::size_t count) {\n";
+       << " *buffer, std::size_t count" << rootParameter << ") {\n";
   else
     os << head << "void " << name << "(coll::Comm &comm, const " << type
-       << " *send, " << type << " *recv, std::size_t count"
+       << " *send, " << type << " *recv, std::size_t count" << rootParameter
        << (hasOp ? (spec.getNoncommutative() ? ", Op callerOp" : ", Op op")
                  : "")
        << ") {\n";
@@ -485,9 +499,10 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   else
     os << "inline ";
   os << "void " << name << "(coll::Comm &comm, const " << type << " *send, "
-     << type << " *recv, std::size_t count) {\n";
+     << type << " *recv, std::size_t count" << rootParameter << ") {\n";
   os << "  " << name << "(comm, send, recv, count, "
-     << cppOperator(spec.getOp()) << "{});\n";
+     << (spec.getAnyRoot() ? "root, " : "") << cppOperator(spec.getOp())
+     << "{});\n";
   os << "}\n\n";
 }
 

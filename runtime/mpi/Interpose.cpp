@@ -24,6 +24,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -494,6 +495,154 @@ COLLC_MPI_EXPORT int MPI_Barrier(MPI_Comm comm) {
       countPassed(lib, call, d.why);
       return PMPI_Barrier(comm);
   });
+}
+
+namespace {
+
+// Whether `root` names a rank of the served communicator (else MPI reports
+// the error).
+bool rootServed(int root, const Decision& d) { return root >= 0 && root < d.comm->size(); }
+
+// The bytes of `count` x `type` where MPI makes them significant on one
+// rank only (the root's gather receive, scatter send): the same as the
+// blocks every rank passes, or the program breaks the rule collc needs
+// (same counts and datatypes on every rank, docs/preload.md) and the call
+// fails with an error naming it, since the other ranks are already in
+// collc's schedule.
+void requireRootBlocks(Call call, int count, MPI_Datatype type, std::size_t bytes) {
+  const TypeInfo info = cachedTypeInfo(type);
+  std::size_t rootBytes = 0;
+  if (!info.named || !info.contiguous || !sizeFits(count, info.size, rootBytes) ||
+      rootBytes != bytes)
+    throw std::runtime_error(std::string(callName(call)) +
+                             ": the root's blocks (count and datatype) differ from the other "
+                             "ranks' (" + std::to_string(bytes) +
+                             " B each); libcollc_mpi serves only calls whose ranks pass the "
+                             "same counts and predefined datatypes (set COLLC_MPI_DISABLE=1 "
+                             "for this program)");
+}
+
+// MPI_Gather and MPI_Scatter: `count` x `type` is the block every rank
+// passes (gather's send, scatter's receive; the root's other side when it
+// is in place); the root's other side must agree.
+template <class Serve, class Pmpi>
+int rootedMovementCall(Call call, const void* site, const void* sendbuf, int sendcount,
+                       MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root, MPI_Comm comm, Serve serve, Pmpi pmpi) {
+  return guarded(call, comm, [&] {
+    Library& lib = theLibrary();
+    Decision d;
+    const bool isGather = call == Call::gather;
+    // In place only at the root: gather's send, scatter's receive.
+    const bool inPlace = isGather ? sendbuf == MPI_IN_PLACE : recvbuf == MPI_IN_PLACE;
+    const bool ownSideIsSend = isGather != inPlace;  // the block every rank passes
+    const int count = ownSideIsSend ? sendcount : recvcount;
+    const MPI_Datatype type = ownSideIsSend ? sendtype : recvtype;
+    const TypeInfo info = cachedTypeInfo(type);
+    std::size_t bytes = 0;
+    if (!info.named || !info.contiguous) {
+      d.why = Pass::datatype;
+    } else if (!sizeFits(count, info.size, bytes)) {
+      d.why = Pass::count;
+    } else if (admitted(lib, comm, d)) {
+      if (!rootServed(root, d)) {
+        d.why = Pass::form;
+      } else {
+        const bool atRoot = d.comm->rank() == root;
+        const std::size_t shift = static_cast<std::size_t>(root) * bytes;
+        const void* send = nullptr;
+        void* recv = nullptr;
+        if (isGather) {
+          if (atRoot && !inPlace) requireRootBlocks(call, recvcount, recvtype, bytes);
+          send = inPlace ? static_cast<const char*>(recvbuf) + shift : sendbuf;
+          recv = atRoot ? recvbuf : nullptr;
+        } else {
+          if (atRoot && !inPlace) requireRootBlocks(call, sendcount, sendtype, bytes);
+          send = atRoot ? sendbuf : nullptr;
+          recv = inPlace ? static_cast<char*>(const_cast<void*>(sendbuf)) + shift : recvbuf;
+        }
+        explainOnce(lib, call, site, *d.comm, bytes);
+        return run(lib, call, [&] { serve(*d.comm, send, recv, bytes, root); });
+      }
+    }
+    countPassed(lib, call, d.why);
+    return pmpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  });
+}
+
+}  // namespace
+
+COLLC_MPI_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
+                               MPI_Comm comm) {
+  const Call call = Call::broadcast;
+  const void* site = __builtin_return_address(0);
+  return guarded(call, comm, [&] {
+    Library& lib = theLibrary();
+    Decision d;
+    const TypeInfo info = cachedTypeInfo(datatype);
+    std::size_t bytes = 0;
+    if (!info.named || !info.contiguous) {
+      d.why = Pass::datatype;
+    } else if (!sizeFits(count, info.size, bytes)) {
+      d.why = Pass::count;
+    } else if (admitted(lib, comm, d)) {
+      if (rootServed(root, d)) {
+        explainOnce(lib, call, site, *d.comm, bytes);
+        return run(lib, call, [&] { broadcast(*d.comm, buffer, bytes, root); });
+      }
+      d.why = Pass::form;
+    }
+    countPassed(lib, call, d.why);
+    return PMPI_Bcast(buffer, count, datatype, root, comm);
+  });
+}
+
+COLLC_MPI_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
+  const Call call = Call::reduce;
+  const void* site = __builtin_return_address(0);
+  return guarded(call, comm, [&] {
+    Library& lib = theLibrary();
+    Decision d;
+    Reduction reduction{};
+    const TypeInfo info = cachedTypeInfo(datatype);
+    std::size_t bytes = 0;
+    if (!reductionServed(info, op, reduction, d)) {
+    } else if (!sizeFits(count, info.size, bytes)) {
+      d.why = Pass::count;
+    } else if (admitted(lib, comm, d)) {
+      if (rootServed(root, d)) {
+        // MPI_IN_PLACE only at the root, whose recv holds its input; recv
+        // is insignificant elsewhere.
+        const bool atRoot = d.comm->rank() == root;
+        const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+        explainOnce(lib, call, site, *d.comm, bytes);
+        return run(lib, call, [&] {
+          reduce(*d.comm, send, atRoot ? recvbuf : nullptr, static_cast<std::size_t>(count),
+                 info.element, reduction, root);
+        });
+      }
+      d.why = Pass::form;
+    }
+    countPassed(lib, call, d.why);
+    return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  });
+}
+
+COLLC_MPI_EXPORT int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                                MPI_Comm comm) {
+  return rootedMovementCall(Call::gather, __builtin_return_address(0), sendbuf, sendcount,
+                            sendtype, recvbuf, recvcount, recvtype, root, comm, gather,
+                            PMPI_Gather);
+}
+
+COLLC_MPI_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                                 MPI_Comm comm) {
+  return rootedMovementCall(Call::scatter, __builtin_return_address(0), sendbuf, sendcount,
+                            sendtype, recvbuf, recvcount, recvtype, root, comm, scatter,
+                            PMPI_Scatter);
 }
 
 COLLC_MPI_EXPORT int MPI_Init(int* argc, char*** argv) {

@@ -40,6 +40,15 @@ void exclusiveScan(Comm& comm, const void* send, void* recv, std::size_t count, 
 void allgather(Comm& comm, const void* send, void* recv, std::size_t bytes);
 void alltoall(Comm& comm, const void* send, void* recv, std::size_t bytes);
 void barrier(Comm& comm);
+// The rooted calls, root in [0, P). The buffers MPI calls insignificant
+// (reduce's and gather's recv, scatter's send, off the root) are null; in
+// place at the root: reduce's send == recv, gather's send == recv + root *
+// bytes, scatter's recv == send + root * bytes.
+void broadcast(Comm& comm, void* buffer, std::size_t bytes, int root);
+void reduce(Comm& comm, const void* send, void* recv, std::size_t count, Element, Reduction,
+            int root);
+void gather(Comm& comm, const void* send, void* recv, std::size_t bytes, int root);
+void scatter(Comm& comm, const void* send, void* recv, std::size_t bytes, int root);
 
 // The calls the library serves, for explain() and the summary.
 enum class Call : unsigned char {
@@ -50,12 +59,17 @@ enum class Call : unsigned char {
   scan,
   exscan,
   barrier,
+  broadcast,
+  reduce,
+  gather,
+  scatter,
 };
-constexpr int kCalls = 7;
+constexpr int kCalls = 11;
 const char* callName(Call call);  // "MPI_Allreduce", ...
 
 // Which schedule the policy runs for `call` at P ranks and `bytes` per
-// rank (per block for allgather, alltoall and reduce_scatter_block), and
+// rank (per block for allgather, alltoall, reduce_scatter_block, gather and
+// scatter), and
 // why: the model's predicted time of each candidate.
 std::string explain(Call call, int ranks, std::size_t bytes);
 

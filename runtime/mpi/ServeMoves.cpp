@@ -21,6 +21,20 @@ void alltoall(Comm& comm, const void* send, void* recv, std::size_t bytes) {
 
 void barrier(Comm& comm) { collc_mpi_policy::policy_barrier(comm); }
 
+void broadcast(Comm& comm, void* buffer, std::size_t bytes, int root) {
+  collc_mpi_policy::policy_broadcast(comm, static_cast<Byte*>(buffer), bytes, root);
+}
+
+void gather(Comm& comm, const void* send, void* recv, std::size_t bytes, int root) {
+  collc_mpi_policy::policy_gather(comm, static_cast<const Byte*>(send), static_cast<Byte*>(recv),
+                                  bytes, root);
+}
+
+void scatter(Comm& comm, const void* send, void* recv, std::size_t bytes, int root) {
+  collc_mpi_policy::policy_scatter(comm, static_cast<const Byte*>(send), static_cast<Byte*>(recv),
+                                   bytes, root);
+}
+
 const char* callName(Call call) {
   switch (call) {
     case Call::allreduce: return "MPI_Allreduce";
@@ -30,6 +44,10 @@ const char* callName(Call call) {
     case Call::scan: return "MPI_Scan";
     case Call::exscan: return "MPI_Exscan";
     case Call::barrier: return "MPI_Barrier";
+    case Call::broadcast: return "MPI_Bcast";
+    case Call::reduce: return "MPI_Reduce";
+    case Call::gather: return "MPI_Gather";
+    case Call::scatter: return "MPI_Scatter";
   }
   return "MPI_?";
 }
@@ -83,6 +101,12 @@ std::string explain(Call call, int ranks, std::size_t bytes) {
     case Call::scan: return "policy_inclusive_scan (the one schedule: recursive doubling)";
     case Call::exscan: return "policy_exclusive_scan (the one schedule: the direct chain)";
     case Call::barrier: return "policy_barrier (the one schedule: the shifted butterfly, r = max)";
+    case Call::broadcast:
+      return chosen(policy_broadcast_choice(ranks, bytes), policy_broadcast_candidates,
+                    policy_broadcast_predicted_us, ranks, bytes);
+    case Call::reduce: return "policy_reduce (the one schedule: the binomial tree)";
+    case Call::gather: return "policy_gather (the one schedule: the binomial tree)";
+    case Call::scatter: return "policy_scatter (the one schedule: the binomial tree)";
   }
   return "?";
 }

@@ -1,5 +1,5 @@
-// The policy's allreduce and reduce_scatter_block, per element type and
-// operator (Dispatch.hpp).
+// The policy's allreduce, reduce_scatter_block and reduce, per element
+// type and operator (Dispatch.hpp).
 #include "Dispatch.hpp"
 #include "policy.hpp"
 
@@ -16,6 +16,13 @@ void reduceScatterBlock(Comm& comm, const void* send, void* recv, std::size_t co
                         Element element, Reduction reduction) {
   withReduction(element, reduction, send, recv, [&](const auto* in, auto* out, auto op) {
     collc_mpi_policy::policy_reduce_scatter(comm, in, out, count, op);
+  });
+}
+
+void reduce(Comm& comm, const void* send, void* recv, std::size_t count, Element element,
+            Reduction reduction, int root) {
+  withReduction(element, reduction, send, recv, [&](const auto* in, auto* out, auto op) {
+    collc_mpi_policy::policy_reduce(comm, in, out, count, root, op);
   });
 }
 

@@ -248,3 +248,13 @@ coll.collective @c {group = #coll.group<cyclic>, kind = #coll.kind<allgather>, o
 
 // expected-error @+1 {{'coll.collective' op segments = S does not pipeline allreduce on the ring over a generated group; it pipelines allreduce on the ring and the halving butterfly over cyclic(P) or xor(P), and broadcast, reduce and allreduce on the flat tree, the binomial tree, the chain and the hierarchical tree}}
 coll.collective @c {group = #coll.group<generated>, group_generators = [array<i64: 1, 2, 0>], kind = #coll.kind<allreduce>, num_ranks = 3 : i64, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>, segments = 2 : i64}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op a root is either fixed or any, not both}}
+coll.collective @b {any_root, kind = #coll.kind<broadcast>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, root = 0 : i64, schedule = #coll.schedule<binomial>}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op a root is only for broadcast, reduce, gather and scatter, not allgather}}
+coll.collective @g {any_root, kind = #coll.kind<allgather>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<binomial>}

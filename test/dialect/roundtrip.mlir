@@ -8,6 +8,11 @@
 // CHECK-SAME: schedule = #coll.schedule<linear>
 coll.collective @ring {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
 
+// CHECK-LABEL: coll.collective @bcast_any
+// CHECK-SAME: any_root
+// CHECK-NOT: root =
+coll.collective @bcast_any {any_root, kind = #coll.kind<broadcast>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<binomial>}
+
 // CHECK-LABEL: coll.collective @halving
 // CHECK-SAME: element_type = f64
 // CHECK-SAME: group = #coll.group<xor>

@@ -1,7 +1,8 @@
 // An MPI program written without collc (it includes mpi.h only): every
 // collective libcollc_mpi.so serves, on every built-in type with every
 // operator MPI defines on it, counts of 0, 1 and not divisible by P, in
-// place and not, on MPI_COMM_WORLD and on sub-communicators from
+// place and not, the rooted ones to roots that move from case to case,
+// on MPI_COMM_WORLD and on sub-communicators from
 // MPI_Comm_split (one of them with its ranks reversed), while the program's
 // own point-to-point messages use the tags 0..3 on the same communicators.
 // Each result is compared element by element with a sequential reference;
@@ -173,6 +174,19 @@ void reductions(const Context& c, MPI_Datatype type, const char* typeName,
         for (std::size_t i = 0; i < P * count; ++i) blocks[i] = value<T, boolean>(op, c.world[c.rank], i);
         for (std::size_t i = 0; i < count; ++i)
           want[i] = fold<T, boolean>(op, c.world, 0, c.size - 1, static_cast<std::size_t>(c.rank) * count + i);
+        // MPI_Reduce to a root that moves with the case (in place at the
+        // root: its recv holds its input); recv is significant at the root only.
+        const int root = static_cast<int>((count + static_cast<std::size_t>(op) + (inPlace ? 1 : 0)) % P);
+        std::vector<T> wantReduced(count);
+        for (std::size_t i = 0; i < count; ++i) wantReduced[i] = fold<T, boolean>(op, c.world, 0, c.size - 1, i);
+        recv.assign(count, T());
+        if (inPlace && c.rank == root) {
+          recv = mine;
+          MPI_Reduce(MPI_IN_PLACE, recv.data(), n, type, mpiOp(op), root, c.comm);
+        } else {
+          MPI_Reduce(mine.data(), c.rank == root ? recv.data() : nullptr, n, type, mpiOp(op), root, c.comm);
+        }
+        if (c.rank == root) expect(c, "MPI_Reduce", typeName, op, count, inPlace, recv.data(), wantReduced);
         Chatter chat2(c, 3);
         if (inPlace) {
           MPI_Reduce_scatter_block(MPI_IN_PLACE, blocks.data(), n, type, mpiOp(op), c.comm);
@@ -222,6 +236,46 @@ void moves(const Context& c, MPI_Datatype type, const char* typeName) {
       }
       chat2.finish(c, 2);
       expect(c, "MPI_Alltoall", typeName, SUM, count, inPlace, recv.data(), want);
+      // The rooted calls, to a root that moves with the case; the buffers
+      // MPI calls insignificant off the root are null there.
+      const int root = static_cast<int>((3 * count + (inPlace ? 1 : 0)) % P);
+      const bool atRoot = c.rank == root;
+      // MPI_Bcast: the root's values everywhere.
+      std::vector<T> buffer(count), fromRoot(count);
+      for (std::size_t i = 0; i < count; ++i) {
+        fromRoot[i] = v(c.world[root], i);
+        buffer[i] = atRoot ? fromRoot[i] : T();
+      }
+      Chatter chat3(c, 0);
+      MPI_Bcast(buffer.data(), n, type, root, c.comm);
+      chat3.finish(c, 0);
+      expect(c, "MPI_Bcast", typeName, SUM, count, false, buffer.data(), fromRoot);
+      // MPI_Gather: the root gets block b from rank b (in place: its own
+      // block already in place).
+      for (std::size_t b = 0; b < P; ++b)
+        for (std::size_t i = 0; i < count; ++i) want[b * count + i] = v(c.world[b], i);
+      std::vector<T> gathered(atRoot ? P * count : 0);
+      if (inPlace && atRoot) {
+        std::copy(mine.begin(), mine.end(), gathered.begin() + static_cast<long>(static_cast<std::size_t>(root) * count));
+        MPI_Gather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gathered.data(), n, type, root, c.comm);
+      } else {
+        MPI_Gather(mine.data(), n, type, atRoot ? gathered.data() : nullptr, n, type, root, c.comm);
+      }
+      if (atRoot) expect(c, "MPI_Gather", typeName, SUM, count, inPlace, gathered.data(), want);
+      // MPI_Scatter: rank b gets the root's block b (in place at the root:
+      // its block stays in the send buffer).
+      std::vector<T> blocks(atRoot ? P * count : 0), mineBack(count), wantBlock(count);
+      for (std::size_t i = 0; i < blocks.size(); ++i) blocks[i] = v(c.world[root], i);
+      for (std::size_t i = 0; i < count; ++i)
+        wantBlock[i] = v(c.world[root], static_cast<std::size_t>(c.rank) * count + i);
+      const T* scattered = mineBack.data();
+      if (inPlace && atRoot) {
+        MPI_Scatter(blocks.data(), n, type, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, root, c.comm);
+        scattered = blocks.data() + static_cast<std::size_t>(root) * count;
+      } else {
+        MPI_Scatter(atRoot ? blocks.data() : nullptr, n, type, mineBack.data(), n, type, root, c.comm);
+      }
+      expect(c, "MPI_Scatter", typeName, SUM, count, inPlace, scattered, wantBlock);
     }
 }
 

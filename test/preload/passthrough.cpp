@@ -2,11 +2,12 @@
 // must pass to the MPI library unchanged: user-defined operators
 // (commutative and not), MINLOC on a pair type, a derived datatype, a
 // predefined type with holes (MPI_SHORT_INT), differing send and receive
-// types (derived, and both predefined), and an intercommunicator; 10 such
-// calls per rank (8 at P = 1), checked against a sequential reference.
-// Built with PASSTHROUGH_THREAD_MULTIPLE it asks for MPI_THREAD_MULTIPLE
-// and also runs three calls the library would serve otherwise (13 passed,
-// 11 at P = 1). test/preload/run.sh checks the summary's counts.
+// types (derived, and both predefined), the rooted calls with a user
+// operator or a derived type, and an intercommunicator; 14 such calls per
+// rank (11 at P = 1), checked against a sequential reference. Built with
+// PASSTHROUGH_THREAD_MULTIPLE it asks for MPI_THREAD_MULTIPLE and also
+// runs three calls the library would serve otherwise (17 passed, 14 at
+// P = 1). test/preload/run.sh checks the summary's counts.
 #include <mpi.h>
 
 #include <cstdio>
@@ -116,8 +117,24 @@ int main(int argc, char** argv) {
   for (int r = 0; r < size; ++r)
     ok &= pairs[static_cast<std::size_t>(2 * r)] == r && pairs[static_cast<std::size_t>(2 * r + 1)] == -r;
   expect(ok, "MPI_Allgather of 2 MPI_INT into one MPI_2INT", rank);
-  int passedHere = 8;
-  // 9, 10. An intercommunicator between the even and the odd ranks.
+  // 9. MPI_Reduce with the non-commutative user operator, to the last rank.
+  long reduced = 0;
+  MPI_Reduce(&mine, &reduced, 1, MPI_LONG, concatOp, size - 1, MPI_COMM_WORLD);
+  if (rank == size - 1) expect(reduced == want, "MPI_Reduce with a non-commutative user operator", rank);
+  // 10. MPI_Bcast of the derived type from rank 0.
+  int bcastTriple[3] = {rank == 0 ? 7 : 0, rank == 0 ? 8 : 0, rank == 0 ? 9 : 0};
+  MPI_Bcast(bcastTriple, 1, three, 0, MPI_COMM_WORLD);
+  expect(bcastTriple[0] == 7 && bcastTriple[1] == 8 && bcastTriple[2] == 9,
+         "MPI_Bcast of a derived datatype", rank);
+  // 11. MPI_Gather of MPI_SHORT_INT (holes) to rank 0.
+  std::vector<ShortInt> gatheredSis(rank == 0 ? static_cast<std::size_t>(size) : 0);
+  MPI_Gather(&si, 1, MPI_SHORT_INT, gatheredSis.data(), 1, MPI_SHORT_INT, 0, MPI_COMM_WORLD);
+  ok = true;
+  for (std::size_t r = 0; r < gatheredSis.size(); ++r)
+    ok &= gatheredSis[r].s == static_cast<short>(r) && gatheredSis[r].i == 7 * static_cast<int>(r);
+  expect(ok, "MPI_Gather of MPI_SHORT_INT", rank);
+  int passedHere = 11;
+  // 12, 13, 14. An intercommunicator between the even and the odd ranks.
   if (size >= 2) {
     MPI_Comm half, inter;
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
@@ -127,7 +144,11 @@ int main(int argc, char** argv) {
     MPI_Allreduce(&one, &remote, 1, MPI_INT, MPI_SUM, inter);  // the remote group's sum
     expect(remote == remoteSize, "MPI_Allreduce on an intercommunicator", rank);
     MPI_Barrier(inter);
-    passedHere += 2;
+    // A broadcast from the even group's first rank (MPI_ROOT) to the odd group.
+    int fortyTwo = rank == 0 ? 42 : 0;
+    MPI_Bcast(&fortyTwo, 1, MPI_INT, rank % 2 ? 0 : (rank == 0 ? MPI_ROOT : MPI_PROC_NULL), inter);
+    if (rank % 2) expect(fortyTwo == 42, "MPI_Bcast on an intercommunicator", rank);
+    passedHere += 3;
     MPI_Comm_free(&inter);
     MPI_Comm_free(&half);
   }

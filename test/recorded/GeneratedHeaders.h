@@ -50,10 +50,11 @@ struct Merge {
 };
 
 /// One collective of a generated header, called as an application calls
-/// it: (comm, send, recv, count, op) with the arguments its kind takes
-/// (broadcast: recv is the buffer; barrier: none).
+/// it: (comm, send, recv, count[, root], op) with the arguments its kind
+/// takes (broadcast: recv is the buffer; barrier: none; `root` only for a
+/// `root = any` spec).
 using HeaderRun = void (*)(coll::Comm &, const std::int64_t *send,
-                           std::int64_t *recv, std::size_t count,
+                           std::int64_t *recv, std::size_t count, int root,
                            const Merge &);
 
 /// The generated function of the collective named `name`, or null.

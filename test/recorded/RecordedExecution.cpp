@@ -471,7 +471,7 @@ std::vector<std::string> validate(mlir::MLIRContext &context,
           : inPlace                          ? recv
           : b.send.empty()                   ? nullptr
                                              : b.send.data();
-      header(comm, send, recv, count, merge);
+      header(comm, send, recv, count, root, merge);
     }, std::chrono::seconds(mutant ? 10 : 120));
   } catch (const std::exception &e) {
     failures.push_back(std::string("the run failed: ") + e.what());
@@ -628,10 +628,25 @@ int main(int argc, char **argv) {
         std::cerr << file.string() << ": does not parse\n";
         return 2;
       }
-      for (CollectiveOp spec : module->getOps<CollectiveOp>()) {
+      for (CollectiveOp anySpec : module->getOps<CollectiveOp>()) {
         served = true;
-        if (!spec.acceptsRanks(P))
+        if (!anySpec.acceptsRanks(P))
           continue;
+        // `root = any`: each root's run against that root's proven
+        // expansion (coll::rootInstance); every root up to P = 16, beyond
+        // that the first two, the middle and the last.
+        std::vector<int> roots = {-1};
+        if (anySpec.getAnyRoot()) {
+          roots.clear();
+          for (int r = 0; r < P; ++r)
+            if (P <= 16 || r < 2 || r == P / 2 || r == P - 1)
+              roots.push_back(r);
+        }
+        for (int root : roots) {
+        mlir::OwningOpRef<CollectiveOp> instance;
+        if (root >= 0)
+          instance = rootInstance(anySpec, root);
+        CollectiveOp spec = root >= 0 ? *instance : anySpec;
         std::string checked; // the recording out of place, once checked
         for (bool inPlace : {false, true}) {
           if (inPlace && (mutant || !runsInPlace(runtimeKind(spec.getKind()))))
@@ -652,9 +667,11 @@ int main(int argc, char **argv) {
           for (const std::string &f : failures) {
             std::cout << file.filename().string() << " ("
                       << spec.getSymName().str() << ") at P = " << P
+                      << (root >= 0 ? ", root " + std::to_string(root) : "")
                       << (inPlace ? " in place" : "") << ": " << f << "\n";
             ++failed;
           }
+        }
         }
       }
     }

@@ -505,6 +505,66 @@ TEST_CASE("every binomial tree is proven for all P, and each P is its "
   }
 }
 
+TEST_CASE("root = any: every root's plan is proven, and no root's proof "
+          "accepts another root's plan") {
+  mlir::MLIRContext context;
+  context.getOrLoadDialect<CollDialect>();
+  for (const char *kind : {"broadcast<any>", "reduce<any, sum>", "gather<any>",
+                           "scatter<any>"}) {
+    for (const char *tree : {"binomial", "flat", "arity(3) flat_below(0)"}) {
+      CAPTURE(kind);
+      CAPTURE(tree);
+      mlir::OwningOpRef<mlir::ModuleOp> module;
+      CollectiveOp spec = collc_test::parseSpec(
+          context, module,
+          std::string("collective c : ") + kind +
+              " { ranks P; root = any; tree " + tree + "; }");
+      REQUIRE(spec.getAnyRoot());
+      std::vector<PropertyResult> family = proveFamily(spec, 64, {});
+      for (int64_t P : {1, 2, 5, 6}) {
+        CAPTURE(P);
+        CrossCheck cross;
+        std::vector<PropertyResult> results =
+            verifyRankCount(spec, P, family, {}, &cross);
+        for (const PropertyResult &r : results) {
+          CHECK(r.verdict == Verdict::proven);
+          CHECK(r.scope.find("every root in [0, " + std::to_string(P) + ")") !=
+                std::string::npos);
+        }
+        CHECK((P == 1 || (cross.compared && cross.agrees)));
+        mlir::OpBuilder builder(module->getBody(), module->getBody()->end());
+        for (int64_t root = 0; root < P; ++root) {
+          CAPTURE(root);
+          mlir::OwningOpRef<CollectiveOp> instance = rootInstance(spec, root);
+          CHECK(instance->getRoot() == std::optional<uint64_t>(root));
+          CHECK_FALSE(instance->getAnyRoot());
+          ProgramOp own = expandCollective(*instance, P, builder, false);
+          CHECK(own.getRoot() == std::optional<uint64_t>(root));
+          if (P < 3)
+            continue;
+          // The mutant: the next root's plan, labelled as this root's. The
+          // family instance check must reject it, Z3 must refute it, and
+          // the simulation must agree.
+          mlir::OwningOpRef<CollectiveOp> next =
+              rootInstance(spec, (root + 1) % P);
+          ProgramOp other = expandCollective(*next, P, builder, false);
+          other.setRootAttr(builder.getI64IntegerAttr(root));
+          for (Property property : kAllProperties)
+            CHECK_FALSE(familyCovers(*instance, other, property));
+          std::vector<PropertyResult> wrong = verifyProgram(other, {});
+          bool violated = llvm::any_of(wrong, [](const PropertyResult &r) {
+            return r.verdict == Verdict::violated;
+          });
+          CHECK(violated);
+          CrossCheck check = crossCheck(other, wrong);
+          CHECK(check.compared);
+          CHECK(check.agrees);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("every hierarchical tree is proven for all P, and each P is its "
           "instance") {
   const auto &kinds = kTreeKinds;

@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   std::vector<std::string> kinds = {"allreduce", "reduce_scatter_block", "allgather", "alltoall",
-                                    "scan", "exscan", "barrier"};
+                                    "scan", "exscan", "barrier", "bcast", "reduce", "gather",
+                                    "scatter"};
   std::vector<std::size_t> sizes = {8, 64, 512, 4096, 32768, 262144, 1048576};
   int trials = 51, warmups = 5;
   for (int i = 1; i < argc; ++i) {
@@ -73,7 +74,8 @@ int main(int argc, char** argv) {
       if (rank == 0)
         std::fprintf(stderr,
                      "usage: mpi-only-bench [--kinds allreduce,reduce_scatter_block,allgather,"
-                     "alltoall,scan,exscan,barrier] [--sizes 8,1K,1M] [--trials N]\n");
+                     "alltoall,scan,exscan,barrier,bcast,reduce,gather,scatter] [--sizes 8,1K,1M] "
+                     "[--trials N]\n");
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
   }
@@ -82,7 +84,8 @@ int main(int argc, char** argv) {
   const std::size_t P = static_cast<std::size_t>(size);
   for (const std::string& kind : kinds) {
     const bool known = kind == "allreduce" || kind == "reduce_scatter_block" || kind == "allgather" ||
-                       kind == "alltoall" || kind == "scan" || kind == "exscan" || kind == "barrier";
+                       kind == "alltoall" || kind == "scan" || kind == "exscan" || kind == "barrier" ||
+                       kind == "bcast" || kind == "reduce" || kind == "gather" || kind == "scatter";
     if (!known) {
       if (rank == 0) std::fprintf(stderr, "mpi-only-bench: error: unknown kind '%s'\n", kind.c_str());
       MPI_Abort(MPI_COMM_WORLD, 2);
@@ -98,8 +101,15 @@ int main(int argc, char** argv) {
         else if (kind == "alltoall") MPI_Alltoall(send.data(), n, MPI_INT, recv.data(), n, MPI_INT, MPI_COMM_WORLD);
         else if (kind == "scan") MPI_Scan(send.data(), recv.data(), n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         else if (kind == "exscan") MPI_Exscan(send.data(), recv.data(), n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        // The rooted calls from the last rank (rank 0 is most libraries' best case).
+        else if (kind == "bcast") MPI_Bcast(recv.data(), n, MPI_INT, size - 1, MPI_COMM_WORLD);
+        else if (kind == "reduce") MPI_Reduce(send.data(), recv.data(), n, MPI_INT, MPI_SUM, size - 1, MPI_COMM_WORLD);
+        else if (kind == "gather") MPI_Gather(send.data(), n, MPI_INT, recv.data(), n, MPI_INT, size - 1, MPI_COMM_WORLD);
+        else if (kind == "scatter") MPI_Scatter(send.data(), n, MPI_INT, recv.data(), n, MPI_INT, size - 1, MPI_COMM_WORLD);
         else MPI_Barrier(MPI_COMM_WORLD);
       };
+      // bcast: the root's buffer holds rank P's values, every other rank's is overwritten.
+      if (kind == "bcast" && rank == size - 1) std::fill(recv.begin(), recv.end(), size);
       for (int w = 0; w < warmups; ++w) call();
       std::vector<double> mine(static_cast<std::size_t>(trials)), worst(mine.size());
       for (int t = 0; t < trials; ++t) {
@@ -115,6 +125,10 @@ int main(int argc, char** argv) {
       else if (kind == "scan") want = (rank + 1LL) * (rank + 2) / 2;
       else if (kind == "exscan" && rank > 0) want = rank * (rank + 1LL) / 2;
       else if (kind == "allgather" || kind == "alltoall") want = 1;
+      else if (kind == "bcast") want = P2;
+      else if (kind == "reduce" && rank == size - 1) want = P2 * (P2 + 1) / 2;
+      else if (kind == "gather" && rank == size - 1) want = 1;
+      else if (kind == "scatter") want = P2;
       if (want >= 0 && recv[0] != want) {
         std::fprintf(stderr, "mpi-only-bench: error: %s of %zu B: rank %d got %d, want %lld\n",
                      kind.c_str(), bytes, rank, recv[0], want);

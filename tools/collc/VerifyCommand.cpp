@@ -138,7 +138,8 @@ public:
   }
 
   void summary(const std::string &name, const std::vector<int64_t> &counts,
-               size_t skipped, const std::string &constraint, double seconds) {
+               size_t skipped, const std::string &constraint, double seconds,
+               bool everyRoot = false) {
     if (opts.json)
       return;
     clearProgress();
@@ -161,6 +162,7 @@ public:
     else
       llvm::outs() << "all properties proven";
     llvm::outs() << " for P in {" << compressCounts(counts) << "}"
+                 << (everyRoot ? " and every root" : "")
                  << llvm::format(" (%.3f s)", seconds);
     if (skipped)
       llvm::outs() << "; skipped " << skipped
@@ -370,7 +372,8 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
       report.instance(name, P, results);
       report.cross(name, P, cross);
     }
-    report.summary(name, counts, skipped, spec.describeRanks(), seconds);
+    report.summary(name, counts, skipped, spec.describeRanks(), seconds,
+                   spec.getAnyRoot());
   }
 
   for (ProgramOp program : programs) {

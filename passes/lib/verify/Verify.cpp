@@ -117,6 +117,8 @@ std::string coll::describeCounterexample(const Counterexample &c) {
   if (c.ranks == 0) // a family counterexample: the message names P
     return c.message;
   std::string text = "P = " + std::to_string(c.ranks);
+  if (c.root >= 0)
+    text += ", root " + std::to_string(c.root);
   text +=
       c.step < 0 ? ", after the last step" : ", step " + std::to_string(c.step);
   if (c.rank >= 0)
@@ -177,10 +179,68 @@ CrossCheck coll::crossCheck(ProgramOp program,
   return check;
 }
 
+mlir::OwningOpRef<CollectiveOp> coll::rootInstance(CollectiveOp spec,
+                                                   int64_t root) {
+  auto instance = llvm::cast<CollectiveOp>(spec->clone());
+  mlir::Builder builder(spec.getContext());
+  instance.setRootAttr(builder.getI64IntegerAttr(root));
+  instance.removeAnyRootAttr();
+  return instance;
+}
+
+/// One root's instance of verifyRankCount.
+static std::vector<PropertyResult>
+verifyOneRoot(CollectiveOp spec, int64_t P,
+              const std::vector<PropertyResult> &family,
+              const VerifyOptions &options, CrossCheck *cross);
+
 std::vector<PropertyResult>
 coll::verifyRankCount(CollectiveOp spec, int64_t P,
                       const std::vector<PropertyResult> &family,
                       const VerifyOptions &options, CrossCheck *cross) {
+  if (!spec.getAnyRoot())
+    return verifyOneRoot(spec, P, family, options, cross);
+  // `root = any`: the runtime runs the plan of the root the caller passes,
+  // so every root's plan is proven (and simulated) on its own.
+  std::vector<PropertyResult> merged;
+  for (int64_t root = 0; root < P; ++root) {
+    mlir::OwningOpRef<CollectiveOp> instance = rootInstance(spec, root);
+    CrossCheck rootCross;
+    std::vector<PropertyResult> results = verifyOneRoot(
+        *instance, P, family, options, cross ? &rootCross : nullptr);
+    for (PropertyResult &r : results)
+      if (r.counterexample)
+        r.counterexample->root = root;
+    // The first root's comparison, or the first that disagrees.
+    if (cross && (root == 0 || (rootCross.compared && !rootCross.agrees &&
+                                (!cross->compared || cross->agrees)))) {
+      *cross = rootCross;
+      if (root > 0)
+        cross->simulation = "root " + std::to_string(root) + ": " +
+                            cross->simulation;
+    }
+    if (root == 0) {
+      merged = std::move(results);
+    } else {
+      for (size_t i = 0; i < merged.size() && i < results.size(); ++i) {
+        double seconds = merged[i].seconds + results[i].seconds;
+        if (merged[i].verdict == Verdict::proven &&
+            results[i].verdict != Verdict::proven)
+          merged[i] = results[i];
+        merged[i].seconds = seconds;
+      }
+    }
+  }
+  for (PropertyResult &r : merged)
+    if (r.verdict == Verdict::proven)
+      r.scope += ", every root in [0, " + std::to_string(P) + ")";
+  return merged;
+}
+
+static std::vector<PropertyResult>
+verifyOneRoot(CollectiveOp spec, int64_t P,
+              const std::vector<PropertyResult> &family,
+              const VerifyOptions &options, CrossCheck *cross) {
   mlir::OwningOpRef<mlir::ModuleOp> scratch =
       mlir::ModuleOp::create(spec.getLoc());
   mlir::OpBuilder builder(scratch->getBody(), scratch->getBody()->end());

@@ -138,10 +138,12 @@ std::optional<FamilyViolation> checkFamily(const FamilySpec &spec);
 /// without the collective's name; the parser adds it and the place):
 ///
 /// a root iff the kind is rooted (broadcast, reduce, gather, scatter), and
-/// then a rank: >= 0, and < P when P is fixed;
+/// then a rank: >= 0, and < P when P is fixed; or, with `anyRoot` (`root =
+/// any;`), no fixed root: the caller passes it, and every root is proven;
 std::optional<std::string> checkRoot(CollectiveKind kind,
                                      std::optional<int64_t> root,
-                                     std::optional<int64_t> fixedRanks);
+                                     std::optional<int64_t> fixedRanks,
+                                     bool anyRoot = false);
 /// only a custom operator may be noncommutative;
 std::optional<std::string> checkOperator(ReduceOp op, bool noncommutative);
 /// a group given by generators (`spelled`: "generated group" or "product

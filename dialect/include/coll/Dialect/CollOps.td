@@ -22,7 +22,10 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     `butterfly`; `group` set) or a tree over the ranks relative to `root`
     (`flat`, `binomial`, `chain`, `hierarchical` with `arity` and
     `flat_below`; no group), or a scan chain (`linear` without a group,
-    `doubling`). Rooted kinds (broadcast, reduce, gather, scatter) need `root`.
+    `doubling`). Rooted kinds (broadcast, reduce, gather, scatter) need `root`
+    or `any_root` (`root = any;`: the generated function takes the root as
+    an argument, and the verifier proves the schedule for every root of
+    every rank count).
     alltoall routes blocks by the digits of their offsets: `direct` (one
     phase), `radix` (Bruck, with `radix`) or `balanced_ternary` (ReTri).
     `group = #coll.group<generated>` comes with `group_generators`, each
@@ -66,7 +69,8 @@ def Coll_CollectiveOp : Coll_Op<"collective", [Symbol]> {
     OptionalAttr<I64Attr>:$segments,
     OptionalAttr<StrAttr>:$choice_of,
     UnitAttr:$reconfigure,
-    UnitAttr:$noncommutative
+    UnitAttr:$noncommutative,
+    UnitAttr:$any_root
   );
   let assemblyFormat = "$sym_name attr-dict";
   let hasVerifier = 1;

@@ -33,6 +33,7 @@ struct Counterexample {
   int64_t step = -1; // -1: after the last step
   int64_t rank = -1; // -1: no single rank
   int64_t part = -1; // -1: no single part
+  int64_t root = -1; // the root of a `root = any` spec's instance, or -1
   std::string expected, found;
   std::string message;
   mlir::Operation *at = nullptr;
@@ -221,10 +222,18 @@ struct CrossCheck {
 CrossCheck crossCheck(ProgramOp program,
                       const std::vector<PropertyResult> &results);
 
+/// `spec` with its root fixed at `root`: what a `root = any` spec runs when
+/// the caller passes `root`, as a spec of its own (detached, freed with the
+/// returned reference).
+mlir::OwningOpRef<CollectiveOp> rootInstance(CollectiveOp spec, int64_t root);
+
 /// Expands `spec` for P ranks as group moves (in a scratch module) and
 /// proves it, taking as proven what `family` (proveFamily's results)
 /// covers for this P. Counterexamples name no operation (`at` is null).
-/// With `cross`, also runs crossCheck on the same expansion.
+/// With `cross`, also runs crossCheck on the same expansion. A `root = any`
+/// spec is expanded and proven for every root in [0, P) (rootInstance): a
+/// property is proven when it is for each root; otherwise the first root's
+/// result that is not proven is reported, its counterexample naming it.
 std::vector<PropertyResult>
 verifyRankCount(CollectiveOp spec, int64_t P,
                 const std::vector<PropertyResult> &family,
