@@ -387,6 +387,14 @@ LogicalResult Parser::finishChoice(Declaration &decl, llvm::SMLoc closeLoc) {
       candidate.rootValueLoc = decl.rootValueLoc;
       candidate.root = decl.root;
       candidate.anyRoot = decl.anyRoot;
+    } else if (decl.rootLoc.isValid() && (candidate.root != decl.root ||
+                                          candidate.anyRoot != decl.anyRoot)) {
+      InFlightDiagnostic diag =
+          error(candidate.rootLoc,
+                "a candidate's root differs from the collective's; the "
+                "candidates of a choice share the collective's root");
+      diag.attachNote(loc(decl.rootLoc)) << "the collective's root is here";
+      return diag;
     }
     if (candidate.root != decl.candidates.front().root ||
         candidate.anyRoot != decl.candidates.front().anyRoot)
@@ -819,9 +827,8 @@ LogicalResult Parser::parseRoot(Declaration &decl) {
     decl.anyRoot = true;
     return expectSemicolon(last, "the root statement");
   }
-  if (tok.is(Token::identifier))
-    return error(tok.loc, "expected a rank or 'any' for root, found '" +
-                              tok.spelling + "'");
+  if (!tok.is(Token::integer))
+    return unexpected("a rank or 'any' for root");
   int64_t root;
   if (failed(parseInteger(root)))
     return failure();

@@ -531,6 +531,22 @@ static LogicalResult emitDispatcher(StringRef name,
            << name
            << "' chooses among candidates by message size, which needs a "
               "cost model: pass --model FILE to collc compile";
+  // The dispatcher forwards one root to whichever candidate it picks: a
+  // `.coll` choice states one root (the parser), a hand-written module may
+  // not.
+  for (CollectiveOp c : all)
+    if (c.getRoot() != all.front().getRoot() ||
+        c.getAnyRoot() != all.front().getAnyRoot()) {
+      auto rootText = [](CollectiveOp op) {
+        return op.getAnyRoot() ? std::string("root any")
+               : op.getRoot()  ? "root " + std::to_string(*op.getRoot())
+                               : std::string("no root");
+      };
+      return c.emitError("the candidates of choice '")
+             << name << "' share one root: '" << all.front().getSymName()
+             << "' has " << rootText(all.front()) << ", '" << c.getSymName()
+             << "' " << rootText(c);
+    }
   std::vector<int64_t> counts = pricedRankCounts(all.front());
   os << "/// " << name << ": the cheapest of";
   for (CollectiveOp c : all)

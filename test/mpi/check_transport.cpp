@@ -176,8 +176,8 @@ int main(int argc, char** argv) {
     expect(viaMpi.sharedMemoryBytes() == 0, rank, "channels are on with sharedMemory = false");
     cases += runCases(viaMpi, rank, "MPI", "coll::MpiTransport", false);
     coll::MpiTransport viaChannels{pair, coll::MpiTransport::Options{}};
-    expect(viaChannels.sharedMemoryBytes() == 16384, rank,
-           "the channels carry " + std::to_string(viaChannels.sharedMemoryBytes()) + " bytes, not 16384");
+    expect(viaChannels.sharedMemoryBytes() == 32768, rank,
+           "the channels carry " + std::to_string(viaChannels.sharedMemoryBytes()) + " bytes, not 32768");
     cases += runCases(viaChannels, rank, "channels", "coll::MpiTransport", true);
     // UCX (UCX_TLS from the environment), addresses exchanged over MPI.
     coll::UcxTransport viaUcx{coll::mpiBootstrap(pair)};

@@ -162,7 +162,7 @@ public:
     else
       llvm::outs() << "all properties proven";
     llvm::outs() << " for P in {" << compressCounts(counts) << "}"
-                 << (everyRoot ? " and every root" : "")
+                 << (everyRoot && !violated && !unproven ? " and every root" : "")
                  << llvm::format(" (%.3f s)", seconds);
     if (skipped)
       llvm::outs() << "; skipped " << skipped
@@ -242,6 +242,8 @@ private:
             const Counterexample &c = *r.counterexample;
             json.attributeObject("counterexample", [&] {
               json.attribute("P", c.ranks);
+              if (c.root >= 0) // a `root = any` spec's instance
+                json.attribute("root", c.root);
               json.attribute("step", c.step);
               json.attribute("rank", c.rank);
               json.attribute("part", c.part);

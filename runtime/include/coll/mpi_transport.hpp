@@ -36,7 +36,7 @@ class MpiTransport final : public Transport {
  public:
   struct Options {
     bool sharedMemory = true;
-    std::size_t sharedMemoryBytes = 16384;
+    std::size_t sharedMemoryBytes = 32768;
     // From the environment: COLLC_SHM=0 turns the channels off,
     // COLLC_SHM_BYTES=N sets the largest message they carry (0: off).
     static Options fromEnvironment();
