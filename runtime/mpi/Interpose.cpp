@@ -382,6 +382,27 @@ using namespace coll::mpi;
 
 namespace {
 
+// Whether a reduction of `count` x `datatype` with `op` on `comm` is
+// served: then `d.comm`, `reduction`, `info` and `bytes` say how; else
+// `d.why` says why not.
+bool reductionAdmitted(Library& lib, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                       Decision& d, Reduction& reduction, TypeInfo& info, std::size_t& bytes) {
+  info = cachedTypeInfo(datatype);
+  if (!reductionServed(info, op, reduction, d)) return false;
+  if (!sizeFits(count, info.size, bytes)) return d.why = Pass::count, false;
+  return admitted(lib, comm, d);
+}
+
+// Whether blocks of `count` x `type` (predefined, contiguous) on `comm`
+// are served: then `d.comm` and `bytes` (a block's); else `d.why`.
+bool blocksAdmitted(Library& lib, int count, MPI_Datatype type, MPI_Comm comm, Decision& d,
+                    std::size_t& bytes) {
+  const TypeInfo info = cachedTypeInfo(type);
+  if (!info.named || !info.contiguous) return d.why = Pass::datatype, false;
+  if (!sizeFits(count, info.size, bytes)) return d.why = Pass::count, false;
+  return admitted(lib, comm, d);
+}
+
 // The reductions (MPI_Allreduce, MPI_Reduce_scatter_block, MPI_Scan,
 // MPI_Exscan share MPI's signature): `serve` on the policy, or `pmpi`.
 // In place, send is recv (reduce_scatter_block: recv holds the P blocks,
@@ -393,12 +414,9 @@ int reductionCall(Call call, const void* site, const void* sendbuf, void* recvbu
     Library& lib = theLibrary();
     Decision d;
     Reduction reduction{};
-    const TypeInfo info = cachedTypeInfo(datatype);
+    TypeInfo info;
     std::size_t bytes = 0;
-    if (!reductionServed(info, op, reduction, d)) {
-    } else if (!sizeFits(count, info.size, bytes)) {
-      d.why = Pass::count;
-    } else if (admitted(lib, comm, d)) {
+    if (reductionAdmitted(lib, count, datatype, op, comm, d, reduction, info, bytes)) {
       const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
       explainOnce(lib, call, site, *d.comm, bytes);
       return run(lib, call, [&] {
@@ -538,13 +556,8 @@ int rootedMovementCall(Call call, const void* site, const void* sendbuf, int sen
     const bool ownSideIsSend = isGather != inPlace;  // the block every rank passes
     const int count = ownSideIsSend ? sendcount : recvcount;
     const MPI_Datatype type = ownSideIsSend ? sendtype : recvtype;
-    const TypeInfo info = cachedTypeInfo(type);
     std::size_t bytes = 0;
-    if (!info.named || !info.contiguous) {
-      d.why = Pass::datatype;
-    } else if (!sizeFits(count, info.size, bytes)) {
-      d.why = Pass::count;
-    } else if (admitted(lib, comm, d)) {
+    if (blocksAdmitted(lib, count, type, comm, d, bytes)) {
       if (!rootServed(root, d)) {
         d.why = Pass::form;
       } else {
@@ -579,13 +592,8 @@ COLLC_MPI_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, i
   return guarded(call, comm, [&] {
     Library& lib = theLibrary();
     Decision d;
-    const TypeInfo info = cachedTypeInfo(datatype);
     std::size_t bytes = 0;
-    if (!info.named || !info.contiguous) {
-      d.why = Pass::datatype;
-    } else if (!sizeFits(count, info.size, bytes)) {
-      d.why = Pass::count;
-    } else if (admitted(lib, comm, d)) {
+    if (blocksAdmitted(lib, count, datatype, comm, d, bytes)) {
       if (rootServed(root, d)) {
         explainOnce(lib, call, site, *d.comm, bytes);
         return run(lib, call, [&] { broadcast(*d.comm, buffer, bytes, root); });
@@ -605,12 +613,9 @@ COLLC_MPI_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count,
     Library& lib = theLibrary();
     Decision d;
     Reduction reduction{};
-    const TypeInfo info = cachedTypeInfo(datatype);
+    TypeInfo info;
     std::size_t bytes = 0;
-    if (!reductionServed(info, op, reduction, d)) {
-    } else if (!sizeFits(count, info.size, bytes)) {
-      d.why = Pass::count;
-    } else if (admitted(lib, comm, d)) {
+    if (reductionAdmitted(lib, count, datatype, op, comm, d, reduction, info, bytes)) {
       if (rootServed(root, d)) {
         // MPI_IN_PLACE only at the root, whose recv holds its input; recv
         // is insignificant elsewhere.
