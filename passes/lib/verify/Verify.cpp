@@ -224,8 +224,11 @@ coll::verifyRankCount(CollectiveOp spec, int64_t P,
     } else {
       for (size_t i = 0; i < merged.size() && i < results.size(); ++i) {
         double seconds = merged[i].seconds + results[i].seconds;
-        if (merged[i].verdict == Verdict::proven &&
-            results[i].verdict != Verdict::proven)
+        // A violation at any root outranks "not proven" at another.
+        if ((merged[i].verdict == Verdict::proven &&
+             results[i].verdict != Verdict::proven) ||
+            (merged[i].verdict == Verdict::notProven &&
+             results[i].verdict == Verdict::violated))
           merged[i] = results[i];
         merged[i].seconds = seconds;
       }
