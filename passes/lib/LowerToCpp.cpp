@@ -58,8 +58,8 @@ static std::string cppType(Type type) {
          std::to_string(integer.getWidth()) + "_t";
 }
 
-/// "Schedule: <the catalogue's family name> (<the .coll statements>)".
-static std::string describeSchedule(CollectiveOp spec) {
+/// "<the catalogue's family name> (<the .coll statements>)".
+std::string coll::describeSchedule(CollectiveOp spec) {
   std::string statements;
   const std::string ranks =
       spec.getNumRanks() ? std::to_string(*spec.getNumRanks()) : "P";
@@ -115,8 +115,8 @@ static std::string describeSchedule(CollectiveOp spec) {
     statements += ", root any";
   if (std::optional<uint64_t> S = spec.getSegments(); S && *S > 1)
     statements += ", segments = " + std::to_string(*S);
-  return std::string("Schedule: ") + familyInfo(familyOf(spec)).name + " (" +
-         statements + ")";
+  return std::string(familyInfo(familyOf(spec)).name) + " (" + statements +
+         ")";
 }
 
 /// The coll::Tree initializer of a tree-scheduled spec.
@@ -436,7 +436,7 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
   if (spec.getAnyRoot())
     os << "/// root: the caller's, any rank in [0, P) (MPI's root argument); "
           "the schedule\n/// is proven for every root.\n";
-  os << "/// " << describeSchedule(spec) << ".\n";
+  os << "/// Schedule: " << describeSchedule(spec) << ".\n";
   os << "constexpr bool " << name << "_accepts(int ranks) noexcept { return "
      << spec.acceptsCondition("ranks") << "; }\n";
   if (std::optional<uint64_t> root = spec.getRoot())
@@ -530,7 +530,7 @@ static LogicalResult emitDispatcher(StringRef name,
     return all.front().emitError("collective '")
            << name
            << "' chooses among candidates by message size, which needs a "
-              "cost model: pass --model FILE to collc compile";
+              "cost model: pass --model FILE";
   // The dispatcher forwards one root to whichever candidate it picks: a
   // `.coll` choice states one root (the parser), a hand-written module may
   // not.
@@ -760,7 +760,7 @@ static LogicalResult emitSwitchSettings(CollectiveOp spec,
            << spec.getSymName()
            << "' places optical switch settings (reconfigure auto), which "
               "needs a model with alpha (per phase), hop_latency, beta and "
-              "delta: pass --model FILE to collc compile";
+              "delta: pass --model FILE";
   StringRef name = spec.getSymName();
   if (model->isOpticalSwitch())
     return emitSwitchTable(spec, *model, os);

@@ -8,7 +8,8 @@
 // Every rank of a communicator must take the same decision. It depends on
 // the operator, the communicator, MPI_IN_PLACE (all or none), the counts
 // and datatype handles, and on two process-wide facts the ranks agree on
-// in MPI_Init (COLLC_MPI_DISABLE, MPI_THREAD_MULTIPLE). MPI itself
+// in MPI_Init (COLLC_MPI_DISABLE, MPI_THREAD_MULTIPLE, the policy loaded
+// from COLLC_MPI_POLICY). MPI itself
 // requires only equal type signatures, so a program must pass the same
 // counts and datatype handles on every rank (docs/preload.md).
 
@@ -47,8 +48,9 @@ enum class Pass : unsigned char {
   userOperator,    // MPI_Op_create, MINLOC/MAXLOC, REPLACE, NO_OP
   form,            // a form not served (mixed send and receive types, in place where not served)
   count,           // negative or too large
+  unscheduled,     // no schedule of the policies admits the communicator's size
 };
-constexpr int kPasses = 8;
+constexpr int kPasses = 9;
 const char* passName(Pass pass) {
   switch (pass) {
     case Pass::disabled: return "COLLC_MPI_DISABLE";
@@ -59,8 +61,44 @@ const char* passName(Pass pass) {
     case Pass::userOperator: return "user-defined or pair operator";
     case Pass::form: return "form not served";
     case Pass::count: return "count";
+    case Pass::unscheduled: return "no schedule for this P";
   }
   return "?";
+}
+
+const char* callName(Call call) {
+  switch (call) {
+    case Call::allreduce: return "MPI_Allreduce";
+    case Call::reduceScatterBlock: return "MPI_Reduce_scatter_block";
+    case Call::allgather: return "MPI_Allgather";
+    case Call::alltoall: return "MPI_Alltoall";
+    case Call::scan: return "MPI_Scan";
+    case Call::exscan: return "MPI_Exscan";
+    case Call::barrier: return "MPI_Barrier";
+    case Call::broadcast: return "MPI_Bcast";
+    case Call::reduce: return "MPI_Reduce";
+    case Call::gather: return "MPI_Gather";
+    case Call::scatter: return "MPI_Scatter";
+  }
+  return "MPI_?";
+}
+
+// Whether `policy` has a schedule for `call` (its entry point).
+bool hasEntry(const Policy& policy, Call call) {
+  switch (call) {
+    case Call::allreduce: return policy.allreduce;
+    case Call::reduceScatterBlock: return policy.reduceScatterBlock;
+    case Call::allgather: return policy.allgather;
+    case Call::alltoall: return policy.alltoall;
+    case Call::scan: return policy.scan;
+    case Call::exscan: return policy.exscan;
+    case Call::barrier: return policy.barrier;
+    case Call::broadcast: return policy.broadcast;
+    case Call::reduce: return policy.reduce;
+    case Call::gather: return policy.gather;
+    case Call::scatter: return policy.scatter;
+  }
+  return false;
 }
 
 // The process's state: one per process, made at the first call, ended by
@@ -71,7 +109,11 @@ struct Library {
   bool threadMultiple = false;
   int keyval = MPI_KEYVAL_INVALID;
   std::vector<MPI_Comm> comms;  // those holding our attribute
-  std::array<std::atomic<std::uint64_t>, kCalls> served{};
+  // The policy loaded from COLLC_MPI_POLICY (null: the built-in one only),
+  // and the calls it served.
+  const Policy* loaded = nullptr;
+  std::string loadedPath;
+  std::array<std::atomic<std::uint64_t>, kCalls> served{}, servedByLoaded{};
   std::array<std::array<std::atomic<std::uint64_t>, kPasses>, kCalls> passed{};
   std::mutex mutex;  // comms, explained
   std::set<std::tuple<const void*, int, int, std::string>> explained;
@@ -113,15 +155,82 @@ Library& theLibrary() {
   return *library;
 }
 
+// The policy in the shared object `path` (COLLC_MPI_POLICY), or null and
+// `error` says why not. Never unloaded: its plans live in the Comms.
+const Policy* loadPolicy(const char* path, std::string& error) {
+  // A file, also when named without a directory (dlopen would search the
+  // library path for a bare name).
+  const std::string file = std::strchr(path, '/') ? path : std::string("./") + path;
+  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) return error = std::string("cannot load it: ") + dlerror(), nullptr;
+  auto entry = reinterpret_cast<const Policy* (*)()>(dlsym(handle, kPolicySymbol));
+  if (!entry) {
+    dlclose(handle);
+    return error = std::string("not a collc policy (no ") + kPolicySymbol +
+                   "; build one with `collc policy FILES... -o policy.so`)",
+           nullptr;
+  }
+  const Policy* policy = entry();
+  if (!policy || policy->abi != kPolicyAbi || !policy->runtime ||
+      std::strcmp(policy->runtime, COLLC_RUNTIME_DIGEST) != 0) {
+    error = std::string("built by another collc (runtime ") +
+            (policy && policy->runtime ? policy->runtime : "?") + ", this library's " +
+            COLLC_RUNTIME_DIGEST + "): rebuild it with the collc policy of this installation";
+    return nullptr;  // (not closed: its code may have run)
+  }
+  return policy;
+}
+
 // After MPI_Init: what passes every call (COLLC_MPI_DISABLE on a rank, a
 // rank at MPI_THREAD_MULTIPLE) passes it on every rank of MPI_COMM_WORLD,
-// so that no rank runs collc's schedule while another calls MPI's.
+// so that no rank runs collc's schedule while another calls MPI's; and
+// the policy of COLLC_MPI_POLICY serves only if every rank loaded the same
+// one (else every rank serves with the built-in policy, and says why).
 void agreeAcrossWorld() {
   Library& lib = theLibrary();
-  int mine[2] = {lib.disabled ? 1 : 0, lib.threadMultiple ? 1 : 0}, any[2] = {0, 0};
-  PMPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  lib.disabled = any[0] != 0;
-  lib.threadMultiple = any[1] != 0;
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const char* path = std::getenv("COLLC_MPI_POLICY");
+  const bool asked = path && *path;
+  std::string error;
+  const Policy* policy = asked ? loadPolicy(path, error) : nullptr;
+  // The lowest rank that could not load its policy is ~max(~rank); the
+  // digest d agrees when max(d) == min(d) == ~max(~d).
+  const std::uint64_t digest = policy ? policy->digest : 0;
+  std::uint64_t mine[5] = {lib.disabled ? 1u : 0u, lib.threadMultiple ? 1u : 0u,
+                           asked && !policy ? ~static_cast<std::uint64_t>(rank) : 0u, digest,
+                           ~digest};
+  std::uint64_t most[5] = {0, 0, 0, 0, 0};
+  PMPI_Allreduce(mine, most, 5, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  lib.disabled = most[0] != 0;
+  lib.threadMultiple = most[1] != 0;
+  if (most[2] != 0) {
+    // Said once, by the first rank that failed.
+    if (~most[2] == static_cast<std::uint64_t>(rank))
+      std::fprintf(stderr,
+                   "collc_mpi: COLLC_MPI_POLICY=%s: %s (rank %d); every rank serves with the "
+                   "built-in policy\n",
+                   path, error.c_str(), rank);
+  } else if (most[3] != ~most[4]) {
+    if (rank == 0)
+      std::fprintf(stderr,
+                   "collc_mpi: COLLC_MPI_POLICY: the ranks loaded different policies (or some "
+                   "none); every rank serves with the built-in policy\n");
+  } else if (policy) {
+    lib.loaded = policy;
+    lib.loadedPath = path;
+  }
+}
+
+// The policy that serves `call` on a communicator of `ranks` processes:
+// the loaded one where it has a schedule admitting `ranks`, else the
+// built-in one; null if neither has.
+const Policy* policyFor(const Library& lib, Call call, int ranks) {
+  if (lib.loaded && hasEntry(*lib.loaded, call) && lib.loaded->accepts(call, ranks))
+    return lib.loaded;
+  const Policy& builtin = builtinPolicy();
+  if (hasEntry(builtin, call) && builtin.accepts(call, ranks)) return &builtin;
+  return nullptr;
 }
 
 // The cached state of `comm`, made at its first served call (collective:
@@ -254,16 +363,20 @@ bool reductionOf(MPI_Op op, Reduction& reduction) {
 // One call's decision: served on `comm`, or passed for `why`.
 struct Decision {
   Comm* comm = nullptr;
+  const Policy* policy = nullptr;
   Pass why = Pass::form;
 };
 
-// The checks every call makes before its own.
-bool admitted(Library& lib, MPI_Comm comm, Decision& d) {
+// The checks every call makes before its own, and the policy that serves
+// `call` on `comm`.
+bool admitted(Library& lib, Call call, MPI_Comm comm, Decision& d) {
   if (lib.disabled || finalizing.load(std::memory_order_relaxed)) return d.why = Pass::disabled, false;
   if (lib.threadMultiple) return d.why = Pass::threadMultiple, false;
   if (comm == MPI_COMM_NULL) return d.why = Pass::form, false;
   d.comm = commOf(comm);
   if (!d.comm) return d.why = Pass::intercomm, false;
+  d.policy = policyFor(lib, call, d.comm->size());
+  if (!d.policy) return d.why = Pass::unscheduled, false;
   return true;
 }
 
@@ -281,10 +394,12 @@ bool reductionServed(const TypeInfo& info, MPI_Op op, Reduction& reduction, Deci
 }
 
 // Prints, once per (call site, kind, P, schedule), what runs and why.
-void explainOnce(Library& lib, Call call, const void* site, Comm& comm, std::size_t bytes) {
+void explainOnce(Library& lib, Call call, const void* site, const Decision& d, std::size_t bytes) {
+  Comm& comm = *d.comm;
   // (A call of no elements runs nothing: not explained.)
   if (lib.verbose < 1 || comm.rank() != 0 || (bytes == 0 && call != Call::barrier)) return;
-  std::string why = explain(call, comm.size(), bytes);
+  std::string why = d.policy->explain(call, comm.size(), bytes);
+  if (d.policy == lib.loaded) why += " [" + lib.loadedPath + "]";
   // The schedule's name alone keys the print: a new size range is a new
   // schedule, the same schedule at another size is not printed again.
   std::string name = why.substr(0, why.find(' '));
@@ -314,9 +429,11 @@ void explainOnce(Library& lib, Call call, const void* site, Comm& comm, std::siz
 
 // Runs `serve` (the policy's schedule) and counts it.
 template <class Serve>
-int run(Library& lib, Call call, Serve&& serve) {
-  serve();
+int run(Library& lib, Call call, const Decision& d, Serve&& serve) {
+  serve(*d.policy);
   lib.served[static_cast<int>(call)].fetch_add(1, std::memory_order_relaxed);
+  if (d.policy == lib.loaded)
+    lib.servedByLoaded[static_cast<int>(call)].fetch_add(1, std::memory_order_relaxed);
   return MPI_SUCCESS;
 }
 
@@ -367,6 +484,20 @@ void printSummary(Library& lib) {
                  callName(static_cast<Call>(c)), static_cast<unsigned long long>(lib.served[c].load()),
                  static_cast<unsigned long long>(p), reasons.c_str());
   }
+  // Which of the served calls the loaded policy ran (the built-in policy
+  // the rest).
+  if (lib.loaded) {
+    std::string calls;
+    std::uint64_t total = 0;
+    for (int c = 0; c < kCalls; ++c) {
+      if (!lib.servedByLoaded[c]) continue;
+      total += lib.servedByLoaded[c];
+      calls += (calls.empty() ? ": " : ", ") + std::string(callName(static_cast<Call>(c))) + " " +
+               std::to_string(lib.servedByLoaded[c]);
+    }
+    std::fprintf(stderr, "collc_mpi: policy %s (%s) served %llu calls%s\n", lib.loadedPath.c_str(),
+                 lib.loaded->sources, static_cast<unsigned long long>(total), calls.c_str());
+  }
 }
 
 bool sizeFits(int count, std::size_t size, std::size_t& bytes) {
@@ -385,42 +516,45 @@ namespace {
 // Whether a reduction of `count` x `datatype` with `op` on `comm` is
 // served: then `d.comm`, `reduction`, `info` and `bytes` say how; else
 // `d.why` says why not.
-bool reductionAdmitted(Library& lib, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                       Decision& d, Reduction& reduction, TypeInfo& info, std::size_t& bytes) {
+bool reductionAdmitted(Library& lib, Call call, int count, MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm, Decision& d, Reduction& reduction, TypeInfo& info,
+                       std::size_t& bytes) {
   info = cachedTypeInfo(datatype);
   if (!reductionServed(info, op, reduction, d)) return false;
   if (!sizeFits(count, info.size, bytes)) return d.why = Pass::count, false;
-  return admitted(lib, comm, d);
+  return admitted(lib, call, comm, d);
 }
 
 // Whether blocks of `count` x `type` (predefined, contiguous) on `comm`
 // are served: then `d.comm` and `bytes` (a block's); else `d.why`.
-bool blocksAdmitted(Library& lib, int count, MPI_Datatype type, MPI_Comm comm, Decision& d,
-                    std::size_t& bytes) {
+bool blocksAdmitted(Library& lib, Call call, int count, MPI_Datatype type, MPI_Comm comm,
+                    Decision& d, std::size_t& bytes) {
   const TypeInfo info = cachedTypeInfo(type);
   if (!info.named || !info.contiguous) return d.why = Pass::datatype, false;
   if (!sizeFits(count, info.size, bytes)) return d.why = Pass::count, false;
-  return admitted(lib, comm, d);
+  return admitted(lib, call, comm, d);
 }
 
 // The reductions (MPI_Allreduce, MPI_Reduce_scatter_block, MPI_Scan,
-// MPI_Exscan share MPI's signature): `serve` on the policy, or `pmpi`.
+// MPI_Exscan share MPI's signature): the policy's `entry`, or `pmpi`.
 // In place, send is recv (reduce_scatter_block: recv holds the P blocks,
 // the result is its first).
-template <class Serve, class Pmpi>
+template <class Pmpi>
 int reductionCall(Call call, const void* site, const void* sendbuf, void* recvbuf, int count,
-                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, Serve serve, Pmpi pmpi) {
+                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, ReductionEntry Policy::*entry,
+                  Pmpi pmpi) {
   return guarded(call, comm, [&] {
     Library& lib = theLibrary();
     Decision d;
     Reduction reduction{};
     TypeInfo info;
     std::size_t bytes = 0;
-    if (reductionAdmitted(lib, count, datatype, op, comm, d, reduction, info, bytes)) {
+    if (reductionAdmitted(lib, call, count, datatype, op, comm, d, reduction, info, bytes)) {
       const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-      explainOnce(lib, call, site, *d.comm, bytes);
-      return run(lib, call, [&] {
-        serve(*d.comm, send, recvbuf, static_cast<std::size_t>(count), info.element, reduction);
+      explainOnce(lib, call, site, d, bytes);
+      return run(lib, call, d, [&](const Policy& policy) {
+        (policy.*entry)(*d.comm, send, recvbuf, static_cast<std::size_t>(count), info.element,
+                        reduction);
       });
     }
     countPassed(lib, call, d.why);
@@ -430,10 +564,10 @@ int reductionCall(Call call, const void* site, const void* sendbuf, void* recvbu
 
 // MPI_Allgather and MPI_Alltoall: blocks of bytes, one type both ways. In
 // place, allgather's block is at recv + rank * bytes, alltoall's send is recv.
-template <class Serve, class Pmpi>
+template <class Pmpi>
 int movementCall(Call call, const void* site, const void* sendbuf, int sendcount,
                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                 MPI_Comm comm, Serve serve, Pmpi pmpi) {
+                 MPI_Comm comm, BlocksEntry Policy::*entry, Pmpi pmpi) {
   return guarded(call, comm, [&] {
     Library& lib = theLibrary();
     Decision d;
@@ -446,14 +580,15 @@ int movementCall(Call call, const void* site, const void* sendbuf, int sendcount
       d.why = Pass::form;
     } else if (!sizeFits(recvcount, info.size, bytes)) {
       d.why = Pass::count;
-    } else if (admitted(lib, comm, d)) {
+    } else if (admitted(lib, call, comm, d)) {
       const void* send = sendbuf;
       if (inPlace)
         send = call == Call::allgather ? static_cast<const char*>(recvbuf) +
                                              static_cast<std::size_t>(d.comm->rank()) * bytes
                                        : recvbuf;
-      explainOnce(lib, call, site, *d.comm, bytes);
-      return run(lib, call, [&] { serve(*d.comm, send, recvbuf, bytes); });
+      explainOnce(lib, call, site, d, bytes);
+      return run(lib, call, d,
+                 [&](const Policy& policy) { (policy.*entry)(*d.comm, send, recvbuf, bytes); });
     }
     countPassed(lib, call, d.why);
     return pmpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -465,39 +600,40 @@ int movementCall(Call call, const void* site, const void* sendbuf, int sendcount
 COLLC_MPI_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count,
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return reductionCall(Call::allreduce, __builtin_return_address(0), sendbuf, recvbuf, count,
-                       datatype, op, comm, allreduce, PMPI_Allreduce);
+                       datatype, op, comm, &Policy::allreduce, PMPI_Allreduce);
 }
 
 COLLC_MPI_EXPORT int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return reductionCall(Call::reduceScatterBlock, __builtin_return_address(0), sendbuf, recvbuf,
-                       recvcount, datatype, op, comm, reduceScatterBlock, PMPI_Reduce_scatter_block);
+                       recvcount, datatype, op, comm, &Policy::reduceScatterBlock,
+                       PMPI_Reduce_scatter_block);
 }
 
 COLLC_MPI_EXPORT int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                               MPI_Op op, MPI_Comm comm) {
   return reductionCall(Call::scan, __builtin_return_address(0), sendbuf, recvbuf, count, datatype,
-                       op, comm, inclusiveScan, PMPI_Scan);
+                       op, comm, &Policy::scan, PMPI_Scan);
 }
 
 COLLC_MPI_EXPORT int MPI_Exscan(const void* sendbuf, void* recvbuf, int count,
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return reductionCall(Call::exscan, __builtin_return_address(0), sendbuf, recvbuf, count,
-                       datatype, op, comm, exclusiveScan, PMPI_Exscan);
+                       datatype, op, comm, &Policy::exscan, PMPI_Exscan);
 }
 
 COLLC_MPI_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                    void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                    MPI_Comm comm) {
   return movementCall(Call::allgather, __builtin_return_address(0), sendbuf, sendcount, sendtype,
-                      recvbuf, recvcount, recvtype, comm, allgather, PMPI_Allgather);
+                      recvbuf, recvcount, recvtype, comm, &Policy::allgather, PMPI_Allgather);
 }
 
 COLLC_MPI_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                   void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                   MPI_Comm comm) {
   return movementCall(Call::alltoall, __builtin_return_address(0), sendbuf, sendcount, sendtype,
-                      recvbuf, recvcount, recvtype, comm, alltoall, PMPI_Alltoall);
+                      recvbuf, recvcount, recvtype, comm, &Policy::alltoall, PMPI_Alltoall);
 }
 
 COLLC_MPI_EXPORT int MPI_Barrier(MPI_Comm comm) {
@@ -506,9 +642,9 @@ COLLC_MPI_EXPORT int MPI_Barrier(MPI_Comm comm) {
   return guarded(call, comm, [&] {
       Library& lib = theLibrary();
       Decision d;
-      if (admitted(lib, comm, d)) {
-        explainOnce(lib, call, site, *d.comm, 0);
-        return run(lib, call, [&] { barrier(*d.comm); });
+      if (admitted(lib, call, comm, d)) {
+        explainOnce(lib, call, site, d, 0);
+        return run(lib, call, d, [&](const Policy& policy) { policy.barrier(*d.comm); });
       }
       countPassed(lib, call, d.why);
       return PMPI_Barrier(comm);
@@ -543,10 +679,10 @@ void requireRootBlocks(Call call, int count, MPI_Datatype type, std::size_t byte
 // MPI_Gather and MPI_Scatter: `count` x `type` is the block every rank
 // passes (gather's send, scatter's receive; the root's other side when it
 // is in place); the root's other side must agree.
-template <class Serve, class Pmpi>
+template <class Pmpi>
 int rootedMovementCall(Call call, const void* site, const void* sendbuf, int sendcount,
                        MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                       int root, MPI_Comm comm, Serve serve, Pmpi pmpi) {
+                       int root, MPI_Comm comm, RootedBlocksEntry Policy::*entry, Pmpi pmpi) {
   return guarded(call, comm, [&] {
     Library& lib = theLibrary();
     Decision d;
@@ -557,7 +693,7 @@ int rootedMovementCall(Call call, const void* site, const void* sendbuf, int sen
     const int count = ownSideIsSend ? sendcount : recvcount;
     const MPI_Datatype type = ownSideIsSend ? sendtype : recvtype;
     std::size_t bytes = 0;
-    if (blocksAdmitted(lib, count, type, comm, d, bytes)) {
+    if (blocksAdmitted(lib, call, count, type, comm, d, bytes)) {
       if (!rootServed(root, d)) {
         d.why = Pass::form;
       } else {
@@ -574,8 +710,9 @@ int rootedMovementCall(Call call, const void* site, const void* sendbuf, int sen
           send = atRoot ? sendbuf : nullptr;
           recv = inPlace ? static_cast<char*>(const_cast<void*>(sendbuf)) + shift : recvbuf;
         }
-        explainOnce(lib, call, site, *d.comm, bytes);
-        return run(lib, call, [&] { serve(*d.comm, send, recv, bytes, root); });
+        explainOnce(lib, call, site, d, bytes);
+        return run(lib, call, d,
+                   [&](const Policy& policy) { (policy.*entry)(*d.comm, send, recv, bytes, root); });
       }
     }
     countPassed(lib, call, d.why);
@@ -593,10 +730,11 @@ COLLC_MPI_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, i
     Library& lib = theLibrary();
     Decision d;
     std::size_t bytes = 0;
-    if (blocksAdmitted(lib, count, datatype, comm, d, bytes)) {
+    if (blocksAdmitted(lib, call, count, datatype, comm, d, bytes)) {
       if (rootServed(root, d)) {
-        explainOnce(lib, call, site, *d.comm, bytes);
-        return run(lib, call, [&] { broadcast(*d.comm, buffer, bytes, root); });
+        explainOnce(lib, call, site, d, bytes);
+        return run(lib, call, d,
+                   [&](const Policy& policy) { policy.broadcast(*d.comm, buffer, bytes, root); });
       }
       d.why = Pass::form;
     }
@@ -615,15 +753,15 @@ COLLC_MPI_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count,
     Reduction reduction{};
     TypeInfo info;
     std::size_t bytes = 0;
-    if (reductionAdmitted(lib, count, datatype, op, comm, d, reduction, info, bytes)) {
+    if (reductionAdmitted(lib, call, count, datatype, op, comm, d, reduction, info, bytes)) {
       if (rootServed(root, d)) {
         // MPI_IN_PLACE only at the root, whose recv holds its input; recv
         // is insignificant elsewhere.
         const bool atRoot = d.comm->rank() == root;
         const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-        explainOnce(lib, call, site, *d.comm, bytes);
-        return run(lib, call, [&] {
-          reduce(*d.comm, send, atRoot ? recvbuf : nullptr, static_cast<std::size_t>(count),
+        explainOnce(lib, call, site, d, bytes);
+        return run(lib, call, d, [&](const Policy& policy) {
+          policy.reduce(*d.comm, send, atRoot ? recvbuf : nullptr, static_cast<std::size_t>(count),
                  info.element, reduction, root);
         });
       }
@@ -638,7 +776,7 @@ COLLC_MPI_EXPORT int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype
                                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                 MPI_Comm comm) {
   return rootedMovementCall(Call::gather, __builtin_return_address(0), sendbuf, sendcount,
-                            sendtype, recvbuf, recvcount, recvtype, root, comm, gather,
+                            sendtype, recvbuf, recvcount, recvtype, root, comm, &Policy::gather,
                             PMPI_Gather);
 }
 
@@ -646,7 +784,7 @@ COLLC_MPI_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatyp
                                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                  MPI_Comm comm) {
   return rootedMovementCall(Call::scatter, __builtin_return_address(0), sendbuf, sendcount,
-                            sendtype, recvbuf, recvcount, recvtype, root, comm, scatter,
+                            sendtype, recvbuf, recvcount, recvtype, root, comm, &Policy::scatter,
                             PMPI_Scatter);
 }
 

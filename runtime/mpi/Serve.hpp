@@ -1,11 +1,16 @@
 #pragma once
 // The policy side of libcollc_mpi.so (docs/preload.md): the MPI calls the
-// library serves, as calls of the policy's proven schedules (policy.coll,
-// compiled by collc at build time) on an element type and an operator
-// named by value. Interpose.cpp decides what is served and maps MPI's
-// datatypes and operators to these; nothing here knows MPI.
+// library serves, as calls of a policy's proven schedules on an element
+// type and an operator named by value. A policy is a table of entry points
+// (Policy below), built by `collc policy` from .coll files: the built-in
+// one from policy.coll into the library at build time, a user's into a
+// policy.so the library loads at MPI_Init (COLLC_MPI_POLICY). Both are the
+// same sources (Serve*.cpp, PolicyTable.cpp) over the header collc
+// generated. Interpose.cpp decides what is served and maps MPI's datatypes
+// and operators to these; nothing here knows MPI.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "coll/transport.hpp"
@@ -27,30 +32,7 @@ constexpr bool reduces(Element element, Reduction reduction) {
          reduction == Reduction::min || reduction == Reduction::max;
 }
 
-// The served calls. Buffers as MPI's with MPI_IN_PLACE resolved (in place:
-// send == recv, allgather's send == recv + rank * bytes); counts in
-// elements (reductions) or bytes (the kinds that only move data).
-void allreduce(Comm& comm, const void* send, void* recv, std::size_t count, Element, Reduction);
-void reduceScatterBlock(Comm& comm, const void* send, void* recv, std::size_t count, Element,
-                        Reduction);
-void inclusiveScan(Comm& comm, const void* send, void* recv, std::size_t count, Element,
-                   Reduction);
-void exclusiveScan(Comm& comm, const void* send, void* recv, std::size_t count, Element,
-                   Reduction);
-void allgather(Comm& comm, const void* send, void* recv, std::size_t bytes);
-void alltoall(Comm& comm, const void* send, void* recv, std::size_t bytes);
-void barrier(Comm& comm);
-// The rooted calls, root in [0, P). The buffers MPI calls insignificant
-// (reduce's and gather's recv, scatter's send, off the root) are null; in
-// place at the root: reduce's send == recv, gather's send == recv + root *
-// bytes, scatter's recv == send + root * bytes.
-void broadcast(Comm& comm, void* buffer, std::size_t bytes, int root);
-void reduce(Comm& comm, const void* send, void* recv, std::size_t count, Element, Reduction,
-            int root);
-void gather(Comm& comm, const void* send, void* recv, std::size_t bytes, int root);
-void scatter(Comm& comm, const void* send, void* recv, std::size_t bytes, int root);
-
-// The calls the library serves, for explain() and the summary.
+// The calls the library serves, each one entry of a policy.
 enum class Call : unsigned char {
   allreduce,
   reduceScatterBlock,
@@ -65,12 +47,72 @@ enum class Call : unsigned char {
   scatter,
 };
 constexpr int kCalls = 11;
-const char* callName(Call call);  // "MPI_Allreduce", ...
 
-// Which schedule the policy runs for `call` at P ranks and `bytes` per
-// rank (per block for allgather, alltoall, reduce_scatter_block, gather and
-// scatter), and
-// why: the model's predicted time of each candidate.
-std::string explain(Call call, int ranks, std::size_t bytes);
+// A policy's entry points. Buffers as MPI's with MPI_IN_PLACE resolved (in
+// place: send == recv, allgather's send == recv + rank * bytes); counts in
+// elements (reductions) or bytes (the kinds that only move data, per block
+// for allgather, alltoall, gather and scatter). The rooted calls take a
+// root in [0, P); the buffers MPI calls insignificant (reduce's and
+// gather's recv, scatter's send, off the root) are null; in place at the
+// root: reduce's send == recv, gather's send == recv + root * bytes,
+// scatter's recv == send + root * bytes.
+using ReductionEntry = void (*)(Comm&, const void* send, void* recv, std::size_t count, Element,
+                                Reduction);
+using RootedReductionEntry = void (*)(Comm&, const void* send, void* recv, std::size_t count,
+                                      Element, Reduction, int root);
+using BlocksEntry = void (*)(Comm&, const void* send, void* recv, std::size_t bytes);
+using RootedBlocksEntry = void (*)(Comm&, const void* send, void* recv, std::size_t bytes,
+                                   int root);
+using BroadcastEntry = void (*)(Comm&, void* buffer, std::size_t bytes, int root);
+using BarrierEntry = void (*)(Comm&);
+
+// The table a policy.so exports (kPolicySymbol). The library and the
+// policy share the runtime's types (a Comm is made by the library and run
+// by the policy's code), so a policy is loaded only if it was compiled
+// against the same runtime headers (runtime, COLLC_RUNTIME_DIGEST) and the
+// same table layout (abi).
+struct Policy {
+  std::uint32_t abi;
+  const char* runtime;    // the digest of the runtime headers it was built with
+  std::uint64_t digest;   // of its schedules: every rank must load the same
+  const char* sources;    // "a.coll, b.coll (model m.model)"
+  // Null where the policy has no schedule for the call (the built-in one
+  // then serves it).
+  ReductionEntry allreduce, reduceScatterBlock, scan, exscan;
+  BlocksEntry allgather, alltoall;
+  BarrierEntry barrier;
+  BroadcastEntry broadcast;
+  RootedReductionEntry reduce;
+  RootedBlocksEntry gather, scatter;
+  // Whether its schedule for `call` admits a communicator of `ranks`
+  // processes (false where the entry is null).
+  bool (*accepts)(Call call, int ranks);
+  // Which schedule runs `call` at P ranks and `bytes` (per rank, per block
+  // for the block-wise kinds), and why: the model's predicted time of each
+  // candidate.
+  std::string (*explain)(Call call, int ranks, std::size_t bytes);
+};
+constexpr std::uint32_t kPolicyAbi = 1;
+// The symbol of a policy.so: extern "C" const Policy* collc_mpi_policy_v1().
+constexpr const char* kPolicySymbol = "collc_mpi_policy_v1";
+
+// The library's own policy (runtime/mpi/policy.coll).
+const Policy& builtinPolicy();
+
+// The entry points of one policy (Serve*.cpp, over the generated header);
+// each is defined where the policy has the call's schedule.
+namespace entries {
+void allreduce(Comm&, const void*, void*, std::size_t, Element, Reduction);
+void reduceScatterBlock(Comm&, const void*, void*, std::size_t, Element, Reduction);
+void inclusiveScan(Comm&, const void*, void*, std::size_t, Element, Reduction);
+void exclusiveScan(Comm&, const void*, void*, std::size_t, Element, Reduction);
+void allgather(Comm&, const void*, void*, std::size_t);
+void alltoall(Comm&, const void*, void*, std::size_t);
+void barrier(Comm&);
+void broadcast(Comm&, void*, std::size_t, int);
+void reduce(Comm&, const void*, void*, std::size_t, Element, Reduction, int);
+void gather(Comm&, const void*, void*, std::size_t, int);
+void scatter(Comm&, const void*, void*, std::size_t, int);
+}  // namespace entries
 
 }  // namespace coll::mpi

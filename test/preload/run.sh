@@ -5,6 +5,11 @@
 # library's summary (COLLC_MPI_VERBOSE=1) shows SERVED calls served and
 # PASSED passed to MPI (SERVED 'all': every one of the 11 calls served,
 # none passed).
+# With PRELOAD_POLICY set, the library runs with COLLC_MPI_POLICY=that
+# policy.so, and its summary must say the policy served exactly the calls
+# PRELOAD_POLICY_CALLS names ("MPI_Allreduce MPI_Bcast"), each at least
+# once. PRELOAD_EXPECT: an extended regular expression some line the
+# library printed must match.
 #   run.sh openmpi|mpich NP LIBRARY SERVED PASSED PROGRAM MPIRUN [FLAGS...]
 set -euo pipefail
 vendor=$1 np=$2 library=$3 served=$4 passed=$5 program=$6
@@ -14,6 +19,12 @@ case $vendor in
   mpich) preload=(-genv LD_PRELOAD "$library" -genv COLLC_MPI_VERBOSE 1) ;;
   *) echo "run.sh: unknown MPI vendor '$vendor'" >&2; exit 2 ;;
 esac
+if [ -n "${PRELOAD_POLICY:-}" ]; then
+  case $vendor in
+    openmpi) preload+=(-x "COLLC_MPI_POLICY=$PRELOAD_POLICY") ;;
+    mpich) preload+=(-genv COLLC_MPI_POLICY "$PRELOAD_POLICY") ;;
+  esac
+fi
 # PRELOAD_QUICK (collectives.cpp's lighter run) reaches the ranks of both runs.
 forward=()
 if [ -n "${PRELOAD_QUICK:-}" ]; then
@@ -53,4 +64,15 @@ else
   check served "$served" "$got_served"
 fi
 check passed "$passed" "$got_passed"
+if [ -n "${PRELOAD_POLICY:-}" ]; then
+  line=$(grep "^collc_mpi: policy $PRELOAD_POLICY " "$out/preloaded.err" || true)
+  [ -n "$line" ] || { echo "run.sh: no line of the policy $PRELOAD_POLICY in the summary:"; cat "$out/preloaded.err"; exit 1; }
+  echo "$line"
+  got=$(sed -E 's/.* served [0-9]+ calls(: )?//; s/ [0-9]+(, |$)/ /g' <<< "$line" | xargs -n1 | sort | xargs)
+  want=$(xargs -n1 <<< "${PRELOAD_POLICY_CALLS:-}" | sort | xargs)
+  [ "$got" = "$want" ] || { echo "run.sh: the policy served '$got', expected '$want'"; exit 1; }
+fi
+if [ -n "${PRELOAD_EXPECT:-}" ] && ! grep -qE "$PRELOAD_EXPECT" "$out/preloaded.err"; then
+  echo "run.sh: no line of the library matches '$PRELOAD_EXPECT':"; cat "$out/preloaded.err"; exit 1
+fi
 echo "run.sh: identical results without and with libcollc_mpi.so at P = $np"

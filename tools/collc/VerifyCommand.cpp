@@ -389,3 +389,47 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
   }
   return report.finish();
 }
+
+/// The largest P a symbolic schedule is proven for before it is compiled.
+static constexpr int64_t kMaxCompiledRanks = 64;
+
+/// Proves the schedule of `spec` before a header is written: for all P at
+/// once where a family proof applies, and per P for the fixed rank count or
+/// every admitted P in 1..64. Returns kViolated or kNotProven at the first
+/// property that is not proven.
+int collc::checkAllRankCounts(CollectiveOp spec) {
+  SmallVector<int64_t> counts;
+  if (std::optional<uint64_t> fixed = spec.getNumRanks())
+    counts.push_back(static_cast<int64_t>(*fixed));
+  else
+    for (int64_t P = 1; P <= kMaxCompiledRanks; ++P)
+      if (spec.acceptsRanks(P))
+        counts.push_back(P);
+  VerifyOptions base;
+  std::vector<PropertyResult> family =
+      spec.getNumRanks() ? std::vector<PropertyResult>{}
+                         : proveFamily(spec, kMaxCompiledRanks, base);
+  for (int64_t P : counts) {
+    for (const PropertyResult &r : verifyRankCount(spec, P, family, base)) {
+      if (r.verdict == Verdict::proven)
+        continue;
+      InFlightDiagnostic diag = spec.emitError()
+                                << "the schedule of '" << spec.getSymName()
+                                << "' is not proven for P = " << P << ": "
+                                << propertyName(r.property) << " "
+                                << verdictName(r.verdict) << ": ";
+      if (r.counterexample)
+        diag << describeCounterexample(*r.counterexample);
+      else
+        diag << r.note;
+      if (r.property == Property::operatorLegality)
+        diag.attachNote()
+            << "a noncommutative operator needs a schedule whose every merge "
+               "joins adjacent runs of ranks, the lower rank's first: a tree "
+               "rooted at rank 0, a scan, or recursive halving on xor(P)";
+      return r.verdict == Verdict::violated ? collc::kViolated
+                                            : collc::kNotProven;
+    }
+  }
+  return collc::kSuccess;
+}

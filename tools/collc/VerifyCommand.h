@@ -2,6 +2,7 @@
 #ifndef COLLC_VERIFYCOMMAND_H
 #define COLLC_VERIFYCOMMAND_H
 
+#include "coll/Dialect/CollOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -38,6 +39,13 @@ std::optional<std::string> parseRankList(llvm::StringRef text,
 /// property is violated, 3 something could not be proven, 4 the simulation
 /// disagrees (with --cross-check).
 int runVerify(mlir::ModuleOp module, const VerifyCommandOptions &options);
+
+/// Proves the schedule of `spec` before code is generated for it (compile,
+/// policy): for all P at once where a family proof applies, and per P for
+/// the fixed rank count or every admitted P in 1..64. Reports the first
+/// property not proven as an error at the spec; returns 0, kViolated or
+/// kNotProven (ExitCode.h).
+int checkAllRankCounts(coll::CollectiveOp spec);
 
 } // namespace collc
 

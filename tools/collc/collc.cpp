@@ -9,6 +9,7 @@
 //   collc explain FILE --model M [--ranks N|LIST]
 //   collc sweep --model M [--retri N] [--bruck N] [--svg OUT.svg]
 //   collc calibrate -o MODEL [--quick]
+//   collc policy FILE... [--model M] -o POLICY.so | --sources DIR
 //   collc families
 //
 // FILE is a .coll file or MLIR (spec or step ops). Errors go through MLIR's
@@ -16,8 +17,10 @@
 // source line and a caret; a failed compile writes no output file.
 //
 //===----------------------------------------------------------------------===//
+#include "Arguments.h"
 #include "ExitCode.h"
 #include "CostCommand.h"
+#include "PolicyCommand.h"
 #include "SweepCommand.h"
 #include "VerifyCommand.h"
 #include "coll/Dialect/Catalogue.h"
@@ -48,8 +51,6 @@ using namespace mlir;
 using namespace coll;
 
 namespace {
-
-constexpr int kMaxSymbolicRanks = 64;
 
 const char *const kUsage = R"(usage:
   collc compile FILE -o OUT.hpp [--namespace NS] [--model MODEL]
@@ -85,6 +86,11 @@ const char *const kUsage = R"(usage:
       ReTri and Bruck on an optical circuit switch over sizes 1 KiB..256 MiB
       and reconfiguration delays 1 us..50 ms, each with its best R (seed
       002): the speedup ranges, and a heatmap and line plot as SVG.
+  collc policy FILE... [--model MODEL] -o POLICY.so [--sources DIR]
+               [--cxx COMPILER] [-j N]
+      Prove collectives named for the MPI calls they serve (policy_allreduce,
+      ..., policy_scatter) and build a policy for libcollc_mpi.so, loaded
+      with COLLC_MPI_POLICY=POLICY.so (`collc policy --help`, docs/preload.md).
   collc families
       The catalogue of algorithm families: how a .coll file selects each,
       the kinds it serves, its parameters, restrictions and runtime plan.
@@ -128,7 +134,7 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
     return 0;
   }
   if (opts.command == "calibrate" || opts.command == "sweep" ||
-      opts.command == "families")
+      opts.command == "families" || opts.command == "policy")
     return std::nullopt; // their own arguments
   if (opts.command != "compile" && opts.command != "emit" &&
       opts.command != "trace" && opts.command != "verify" &&
@@ -137,14 +143,8 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
   bool pricing = opts.command == "cost" || opts.command == "explain";
   for (int i = 2; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
-    auto value = [&](llvm::StringRef flag) -> std::optional<std::string> {
-      if (arg.consume_front(flag)) {
-        if (arg.consume_front("="))
-          return arg.str();
-        if (arg.empty() && i + 1 < argc)
-          return std::string(argv[++i]);
-      }
-      return std::nullopt;
+    auto value = [&](llvm::StringRef flag) {
+      return collc::flagValue(flag, i, argc, argv);
     };
     if (arg == "-o") {
       if (i + 1 >= argc)
@@ -234,47 +234,6 @@ OwningOpRef<ModuleOp> load(llvm::SourceMgr &sourceMgr, MLIRContext &context) {
   return module;
 }
 
-/// Proves the schedule of `spec` before a header is written: for all P at
-/// once where a family proof applies, and per P for the fixed rank count or
-/// every admitted P in 1..64. Returns kViolated or kNotProven at the first
-/// property that is not proven.
-collc::ExitCode checkAllRankCounts(CollectiveOp spec) {
-  SmallVector<int64_t> counts;
-  if (std::optional<uint64_t> fixed = spec.getNumRanks())
-    counts.push_back(static_cast<int64_t>(*fixed));
-  else
-    for (int64_t P = 1; P <= kMaxSymbolicRanks; ++P)
-      if (spec.acceptsRanks(P))
-        counts.push_back(P);
-  VerifyOptions base;
-  std::vector<PropertyResult> family =
-      spec.getNumRanks() ? std::vector<PropertyResult>{}
-                         : proveFamily(spec, kMaxSymbolicRanks, base);
-  for (int64_t P : counts) {
-    for (const PropertyResult &r : verifyRankCount(spec, P, family, base)) {
-      if (r.verdict == Verdict::proven)
-        continue;
-      InFlightDiagnostic diag = spec.emitError()
-                                << "the schedule of '" << spec.getSymName()
-                                << "' is not proven for P = " << P << ": "
-                                << propertyName(r.property) << " "
-                                << verdictName(r.verdict) << ": ";
-      if (r.counterexample)
-        diag << describeCounterexample(*r.counterexample);
-      else
-        diag << r.note;
-      if (r.property == Property::operatorLegality)
-        diag.attachNote()
-            << "a noncommutative operator needs a schedule whose every merge "
-               "joins adjacent runs of ranks, the lower rank's first: a tree "
-               "rooted at rank 0, a scan, or recursive halving on xor(P)";
-      return r.verdict == Verdict::violated ? collc::kViolated
-                                            : collc::kNotProven;
-    }
-  }
-  return collc::kSuccess;
-}
-
 int runCompile(ModuleOp module, const Options &opts) {
   auto specs = llvm::to_vector(module.getOps<CollectiveOp>());
   if (specs.empty()) {
@@ -282,7 +241,7 @@ int runCompile(ModuleOp module, const Options &opts) {
     return collc::kInputError;
   }
   for (CollectiveOp spec : specs)
-    if (collc::ExitCode code = checkAllRankCounts(spec))
+    if (int code = collc::checkAllRankCounts(spec))
       return code;
   std::optional<MachineModel> model;
   if (!opts.cost.model.empty() && !(model = collc::loadModel(opts.cost.model)))
@@ -374,6 +333,8 @@ int main(int argc, char **argv) {
     return runCalibrate(argc, argv);
   if (opts.command == "sweep")
     return collc::runSweep(argc, argv);
+  if (opts.command == "policy")
+    return collc::runPolicy(argc, argv);
   if (opts.command == "families") {
     if (argc > 2)
       return usageError("families takes no arguments, got '" +

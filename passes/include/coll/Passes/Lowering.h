@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <functional>
+#include <string>
 
 namespace llvm {
 class raw_ostream;
@@ -55,6 +56,10 @@ mlir::LogicalResult expandAllCollectives(
     const std::function<bool(CollectiveOp)> &select = nullptr);
 
 struct MachineModel;
+
+/// A spec's schedule in words: "<the catalogue's family name> (<the .coll
+/// statements>)", e.g. "the ring (group cyclic(P), schedule linear)".
+std::string describeSchedule(CollectiveOp spec);
 
 /// Writes the C++ header for every coll.collective of `module` (LowerToCpp).
 /// `source` names the .coll file in the header's first comment. The

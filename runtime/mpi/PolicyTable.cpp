@@ -1,0 +1,191 @@
+// A policy's table (Serve.hpp): its entry points, which rank counts each
+// admits, and the explanation of its choices, for the calls it has
+// schedules for (policy_calls.h, written by `collc policy` with the
+// schedules' header). Compiled into libcollc_mpi.so for the built-in
+// policy, and into a policy.so (COLLC_POLICY_LOADABLE) that exports it.
+#include <cstdio>
+
+#include "Serve.hpp"
+#include "policy.hpp"
+#include "policy_calls.h"
+
+#ifndef COLLC_RUNTIME_DIGEST
+#error "COLLC_RUNTIME_DIGEST: the digest of the runtime headers this policy is compiled with"
+#endif
+
+namespace coll::mpi {
+namespace {
+
+// "NAME (model: a 1.20 us, b 0.95 us)" for a choice among candidates.
+template <std::size_t N>
+std::string chosen(int choice, const char* const (&names)[N],
+                   double (*predicted)(int, std::size_t, int) noexcept, int ranks,
+                   std::size_t bytes) {
+  std::string text = names[choice];
+  // The candidates by their own names: "policy_allreduce_ring" as "ring".
+  // (Their common prefix, up to its last '_'.)
+  std::string common = names[0];
+  for (std::size_t i = 1; i < N; ++i) {
+    std::size_t k = 0;
+    while (k < common.size() && common[k] == names[i][k]) ++k;
+    common.resize(k);
+  }
+  const std::size_t prefix = common.rfind('_') == std::string::npos ? 0 : common.rfind('_') + 1;
+  std::string costs;
+  for (std::size_t i = 0; i < N; ++i) {
+    const double us = predicted(ranks, bytes, static_cast<int>(i));
+    if (us < 0) continue;
+    char item[160];
+    std::snprintf(item, sizeof item, "%s%s %.3g us", costs.empty() ? "" : ", ", names[i] + prefix, us);
+    costs += item;
+  }
+  return text + (costs.empty() ? " (the model priced no candidate at this P: the first that admits it)"
+                               : " (model: " + costs + ")");
+}
+
+// policy_calls.h says how each call is explained: by the model's choice
+// among its candidates, or as its one schedule.
+#define COLLC_CHOICE(name)                                                                   \
+  chosen(collc_mpi_policy::name##_choice(ranks, bytes), collc_mpi_policy::name##_candidates, \
+         collc_mpi_policy::name##_predicted_us, ranks, bytes)
+#define COLLC_ONE(name, schedule) std::string(#name " (the one schedule: " schedule ")")
+
+std::string explain([[maybe_unused]] Call call, [[maybe_unused]] int ranks,
+                    [[maybe_unused]] std::size_t bytes) {
+  switch (call) {
+#ifdef COLLC_POLICY_ALLREDUCE
+    case Call::allreduce: return COLLC_POLICY_ALLREDUCE_EXPLAIN;
+#endif
+#ifdef COLLC_POLICY_REDUCE_SCATTER
+    case Call::reduceScatterBlock: return COLLC_POLICY_REDUCE_SCATTER_EXPLAIN;
+#endif
+#ifdef COLLC_POLICY_ALLGATHER
+    case Call::allgather: return COLLC_POLICY_ALLGATHER_EXPLAIN;
+#endif
+#ifdef COLLC_POLICY_ALLTOALL
+    case Call::alltoall: return COLLC_POLICY_ALLTOALL_EXPLAIN;
+#endif
+#ifdef COLLC_POLICY_INCLUSIVE_SCAN
+    case Call::scan: return COLLC_POLICY_INCLUSIVE_SCAN_EXPLAIN;
+#endif
+#ifdef COLLC_POLICY_EXCLUSIVE_SCAN
+    case Call::exscan: return COLLC_POLICY_EXCLUSIVE_SCAN_EXPLAIN;
+#endif
+#ifdef COLLC_POLICY_BARRIER
+    case Call::barrier: return COLLC_POLICY_BARRIER_EXPLAIN;
+#endif
+#ifdef COLLC_POLICY_BROADCAST
+    case Call::broadcast: return COLLC_POLICY_BROADCAST_EXPLAIN;
+#endif
+#ifdef COLLC_POLICY_REDUCE
+    case Call::reduce: return COLLC_POLICY_REDUCE_EXPLAIN;
+#endif
+#ifdef COLLC_POLICY_GATHER
+    case Call::gather: return COLLC_POLICY_GATHER_EXPLAIN;
+#endif
+#ifdef COLLC_POLICY_SCATTER
+    case Call::scatter: return COLLC_POLICY_SCATTER_EXPLAIN;
+#endif
+    default: break;
+  }
+  return "(no schedule for this call)";
+}
+
+bool accepts([[maybe_unused]] Call call, [[maybe_unused]] int ranks) {
+  using namespace collc_mpi_policy;
+  switch (call) {
+#ifdef COLLC_POLICY_ALLREDUCE
+    case Call::allreduce: return policy_allreduce_accepts(ranks);
+#endif
+#ifdef COLLC_POLICY_REDUCE_SCATTER
+    case Call::reduceScatterBlock: return policy_reduce_scatter_accepts(ranks);
+#endif
+#ifdef COLLC_POLICY_ALLGATHER
+    case Call::allgather: return policy_allgather_accepts(ranks);
+#endif
+#ifdef COLLC_POLICY_ALLTOALL
+    case Call::alltoall: return policy_alltoall_accepts(ranks);
+#endif
+#ifdef COLLC_POLICY_INCLUSIVE_SCAN
+    case Call::scan: return policy_inclusive_scan_accepts(ranks);
+#endif
+#ifdef COLLC_POLICY_EXCLUSIVE_SCAN
+    case Call::exscan: return policy_exclusive_scan_accepts(ranks);
+#endif
+#ifdef COLLC_POLICY_BARRIER
+    case Call::barrier: return policy_barrier_accepts(ranks);
+#endif
+#ifdef COLLC_POLICY_BROADCAST
+    case Call::broadcast: return policy_broadcast_accepts(ranks);
+#endif
+#ifdef COLLC_POLICY_REDUCE
+    case Call::reduce: return policy_reduce_accepts(ranks);
+#endif
+#ifdef COLLC_POLICY_GATHER
+    case Call::gather: return policy_gather_accepts(ranks);
+#endif
+#ifdef COLLC_POLICY_SCATTER
+    case Call::scatter: return policy_scatter_accepts(ranks);
+#endif
+    default: break;
+  }
+  return false;
+}
+
+constexpr Policy makeTable() {
+  Policy table{};
+  table.abi = kPolicyAbi;
+  table.runtime = COLLC_RUNTIME_DIGEST;
+  table.digest = COLLC_POLICY_DIGEST;
+  table.sources = COLLC_POLICY_SOURCES;
+#ifdef COLLC_POLICY_ALLREDUCE
+  table.allreduce = entries::allreduce;
+#endif
+#ifdef COLLC_POLICY_REDUCE_SCATTER
+  table.reduceScatterBlock = entries::reduceScatterBlock;
+#endif
+#ifdef COLLC_POLICY_ALLGATHER
+  table.allgather = entries::allgather;
+#endif
+#ifdef COLLC_POLICY_ALLTOALL
+  table.alltoall = entries::alltoall;
+#endif
+#ifdef COLLC_POLICY_INCLUSIVE_SCAN
+  table.scan = entries::inclusiveScan;
+#endif
+#ifdef COLLC_POLICY_EXCLUSIVE_SCAN
+  table.exscan = entries::exclusiveScan;
+#endif
+#ifdef COLLC_POLICY_BARRIER
+  table.barrier = entries::barrier;
+#endif
+#ifdef COLLC_POLICY_BROADCAST
+  table.broadcast = entries::broadcast;
+#endif
+#ifdef COLLC_POLICY_REDUCE
+  table.reduce = entries::reduce;
+#endif
+#ifdef COLLC_POLICY_GATHER
+  table.gather = entries::gather;
+#endif
+#ifdef COLLC_POLICY_SCATTER
+  table.scatter = entries::scatter;
+#endif
+  table.accepts = accepts;
+  table.explain = explain;
+  return table;
+}
+
+constexpr Policy kTable = makeTable();
+
+}  // namespace
+
+#ifdef COLLC_POLICY_LOADABLE
+extern "C" __attribute__((visibility("default"))) const Policy* collc_mpi_policy_v1() {
+  return &kTable;
+}
+#else
+const Policy& builtinPolicy() { return kTable; }
+#endif
+
+}  // namespace coll::mpi
