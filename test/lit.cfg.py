@@ -14,4 +14,5 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt",
                    "unit", "mpi", "install", "Inputs"]
 config.environment["PATH"] = os.pathsep.join(
     [config.collc_tools_dir, config.llvm_tools_dir, os.environ["PATH"]])
+config.substitutions.append(("%collc_bin", os.path.join(config.collc_tools_dir, "collc")))
 config.substitutions.append(("%examples", os.path.join(config.collc_src_root, "examples")))

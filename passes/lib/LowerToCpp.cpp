@@ -760,7 +760,7 @@ static LogicalResult emitSwitchSettings(CollectiveOp spec,
            << spec.getSymName()
            << "' places optical switch settings (reconfigure auto), which "
               "needs a model with alpha (per phase), hop_latency, beta and "
-              "delta: pass --model FILE";
+              "delta (--model FILE)";
   StringRef name = spec.getSymName();
   if (model->isOpticalSwitch())
     return emitSwitchTable(spec, *model, os);

@@ -178,6 +178,15 @@ const Policy* loadPolicy(const char* path, std::string& error) {
             COLLC_RUNTIME_DIGEST + "): rebuild it with the collc policy of this installation";
     return nullptr;  // (not closed: its code may have run)
   }
+  if (!policy->toolchain || std::strcmp(policy->toolchain, COLLC_POLICY_TOOLCHAIN) != 0 ||
+      policy->commSize != sizeof(Comm)) {
+    error = std::string("built with another C++ library (") +
+            (policy->toolchain ? policy->toolchain : "?") + ", sizeof(coll::Comm) " +
+            std::to_string(policy->commSize) + "; this library's " + COLLC_POLICY_TOOLCHAIN +
+            ", " + std::to_string(sizeof(Comm)) + "): rebuild it with the collc policy of this " +
+            "installation";
+    return nullptr;
+  }
   return policy;
 }
 
@@ -194,14 +203,19 @@ void agreeAcrossWorld() {
   const bool asked = path && *path;
   std::string error;
   const Policy* policy = asked ? loadPolicy(path, error) : nullptr;
-  // The lowest rank that could not load its policy is ~max(~rank); the
-  // digest d agrees when max(d) == min(d) == ~max(~d).
-  const std::uint64_t digest = policy ? policy->digest : 0;
-  std::uint64_t mine[5] = {lib.disabled ? 1u : 0u, lib.threadMultiple ? 1u : 0u,
-                           asked && !policy ? ~static_cast<std::uint64_t>(rank) : 0u, digest,
-                           ~digest};
-  std::uint64_t most[5] = {0, 0, 0, 0, 0};
-  PMPI_Allreduce(mine, most, 5, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  // The lowest rank that could not load its policy is ~max(~rank); whether
+  // a policy was loaded (l) and its digest (d) agree when max(x) == min(x)
+  // == ~max(~x).
+  const std::uint64_t loaded = policy ? 1 : 0, digest = policy ? policy->digest : 0;
+  std::uint64_t mine[7] = {lib.disabled ? 1u : 0u,
+                           lib.threadMultiple ? 1u : 0u,
+                           asked && !policy ? ~static_cast<std::uint64_t>(rank) : 0u,
+                           digest,
+                           ~digest,
+                           loaded,
+                           ~loaded};
+  std::uint64_t most[7] = {0, 0, 0, 0, 0, 0, 0};
+  PMPI_Allreduce(mine, most, 7, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
   lib.disabled = most[0] != 0;
   lib.threadMultiple = most[1] != 0;
   if (most[2] != 0) {
@@ -211,7 +225,7 @@ void agreeAcrossWorld() {
                    "collc_mpi: COLLC_MPI_POLICY=%s: %s (rank %d); every rank serves with the "
                    "built-in policy\n",
                    path, error.c_str(), rank);
-  } else if (most[3] != ~most[4]) {
+  } else if (most[3] != ~most[4] || most[5] != ~most[6]) {
     if (rank == 0)
       std::fprintf(stderr,
                    "collc_mpi: COLLC_MPI_POLICY: the ranks loaded different policies (or some "

@@ -138,6 +138,8 @@ constexpr Policy makeTable() {
   table.runtime = COLLC_RUNTIME_DIGEST;
   table.digest = COLLC_POLICY_DIGEST;
   table.sources = COLLC_POLICY_SOURCES;
+  table.toolchain = COLLC_POLICY_TOOLCHAIN;
+  table.commSize = sizeof(Comm);
 #ifdef COLLC_POLICY_ALLREDUCE
   table.allreduce = entries::allreduce;
 #endif

@@ -66,16 +66,38 @@ using RootedBlocksEntry = void (*)(Comm&, const void* send, void* recv, std::siz
 using BroadcastEntry = void (*)(Comm&, void* buffer, std::size_t bytes, int root);
 using BarrierEntry = void (*)(Comm&);
 
+// The C++ library facts the layout of a Comm (vectors, strings, shared
+// pointers) depends on beyond the runtime's headers; the library and a
+// policy must agree on them.
+#define COLLC_POLICY_STRING2(x) #x
+#define COLLC_POLICY_STRING(x) COLLC_POLICY_STRING2(x)
+#if defined(_LIBCPP_VERSION)
+#define COLLC_POLICY_TOOLCHAIN "libc++ " COLLC_POLICY_STRING(_LIBCPP_VERSION)
+#elif defined(__GLIBCXX__)
+#if defined(_GLIBCXX_DEBUG)
+#define COLLC_POLICY_GLIBCXX_DEBUG " debug"
+#else
+#define COLLC_POLICY_GLIBCXX_DEBUG ""
+#endif
+#define COLLC_POLICY_TOOLCHAIN                                                       \
+  "libstdc++ " COLLC_POLICY_STRING(__GLIBCXX__) " cxx11-abi " COLLC_POLICY_STRING( \
+      _GLIBCXX_USE_CXX11_ABI) COLLC_POLICY_GLIBCXX_DEBUG
+#else
+#define COLLC_POLICY_TOOLCHAIN "unknown C++ library"
+#endif
+
 // The table a policy.so exports (kPolicySymbol). The library and the
 // policy share the runtime's types (a Comm is made by the library and run
 // by the policy's code), so a policy is loaded only if it was compiled
-// against the same runtime headers (runtime, COLLC_RUNTIME_DIGEST) and the
-// same table layout (abi).
+// against the same runtime headers (runtime, COLLC_RUNTIME_DIGEST), the
+// same C++ library (toolchain, commSize) and the same table layout (abi).
 struct Policy {
   std::uint32_t abi;
   const char* runtime;    // the digest of the runtime headers it was built with
   std::uint64_t digest;   // of its schedules: every rank must load the same
   const char* sources;    // "a.coll, b.coll (model m.model)"
+  const char* toolchain;  // COLLC_POLICY_TOOLCHAIN where it was compiled
+  std::size_t commSize;   // sizeof(Comm) there
   // Null where the policy has no schedule for the call (the built-in one
   // then serves it).
   ReductionEntry allreduce, reduceScatterBlock, scan, exscan;
@@ -92,7 +114,7 @@ struct Policy {
   // candidate.
   std::string (*explain)(Call call, int ranks, std::size_t bytes);
 };
-constexpr std::uint32_t kPolicyAbi = 1;
+constexpr std::uint32_t kPolicyAbi = 2;
 // The symbol of a policy.so: extern "C" const Policy* collc_mpi_policy_v1().
 constexpr const char* kPolicySymbol = "collc_mpi_policy_v1";
 

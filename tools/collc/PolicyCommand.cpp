@@ -32,11 +32,13 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -146,6 +148,8 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
         return usageError("-j needs a positive number of compiler runs, got '" +
                           text + "'");
       opts.jobs = jobs;
+    } else if (arg == "--model" || arg == "--sources" || arg == "--cxx") {
+      return usageError(arg + " needs a value");
     } else if (arg.starts_with("-") && arg != "-") {
       return usageError("unknown option '" + arg + "'");
     } else {
@@ -188,7 +192,14 @@ LogicalResult collectEntries(ModuleOp module,
                 "serves, one of "
              << callNames();
     PolicyEntry &entry = entries[call];
-    if (!entry.specs.empty() && (!of || !entry.choice)) {
+    // A choice's candidates come from one `choose` block, in one file (the
+    // parser rejects a second block of the name in the same file).
+    auto fileOf = [](Operation *op) -> llvm::StringRef {
+      auto loc = dyn_cast<FileLineColLoc>(op->getLoc());
+      return loc ? loc.getFilename().getValue() : llvm::StringRef();
+    };
+    if (!entry.specs.empty() &&
+        (!of || !entry.choice || fileOf(spec) != fileOf(entry.specs.front()))) {
       InFlightDiagnostic diag = spec.emitError()
                                 << "'" << name << "' (" << call->mpi
                                 << ") is defined twice";
@@ -305,6 +316,40 @@ BuildPaths buildPaths(const char *argv0, const Options &opts) {
     if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(paths.cxx))
       paths.cxx = *found;
   return paths;
+}
+
+/// The digest of the runtime headers a policy built from `paths` would be
+/// compiled against, as CMakeLists.txt computes COLLC_RUNTIME_DIGEST (the
+/// first 16 hex digits of the SHA-256 of coll/*.hpp in name order, then
+/// Serve.hpp and Dispatch.hpp); empty if one cannot be read.
+std::string runtimeDigest(const BuildPaths &paths) {
+  std::vector<std::string> files;
+  llvm::SmallString<256> coll(paths.runtimeInclude);
+  llvm::sys::path::append(coll, "coll");
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(coll, ec), end; it != end && !ec;
+       it.increment(ec))
+    if (llvm::StringRef(it->path()).ends_with(".hpp"))
+      files.push_back(it->path());
+  if (ec || files.empty())
+    return "";
+  llvm::sort(files);
+  for (const char *name : {"Serve.hpp", "Dispatch.hpp"}) {
+    llvm::SmallString<256> file(paths.policySources);
+    llvm::sys::path::append(file, name);
+    files.push_back(std::string(file));
+  }
+  llvm::SHA256 hash;
+  for (const std::string &file : files) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+        llvm::MemoryBuffer::getFile(file);
+    if (!text)
+      return "";
+    hash.update((*text)->getBuffer());
+  }
+  std::array<uint8_t, 32> digest = hash.final();
+  return llvm::toHex(llvm::ArrayRef<uint8_t>(digest), /*LowerCase=*/true)
+      .substr(0, 16);
 }
 
 /// Runs `args` (up to `jobs` at once); false and a message on the first
@@ -446,6 +491,31 @@ int collc::runPolicy(int argc, char **argv) {
   std::optional<MachineModel> model;
   if (!opts.model.empty() && !(model = loadModel(opts.model)))
     return kInputError;
+  // Before the proofs and the compiler's minute: what -o needs.
+  BuildPaths paths = buildPaths(argv[0], opts);
+  if (!opts.output.empty()) {
+    // The library runs the policy's code on its own Comms: the headers
+    // compiled here must be the ones its digest names.
+    const std::string digest = runtimeDigest(paths);
+    if (digest != COLLC_RUNTIME_DIGEST) {
+      llvm::errs() << "collc: error: the runtime headers in "
+                   << paths.runtimeInclude << " and " << paths.policySources
+                   << " are not the ones this collc was built with (digest "
+                   << (digest.empty() ? "unreadable" : digest) << ", collc's "
+                   << COLLC_RUNTIME_DIGEST
+                   << "): rebuild collc, or use the collc installed with them\n";
+      return kInputError;
+    }
+    llvm::SmallString<256> dir(llvm::sys::path::parent_path(opts.output));
+    if (dir.empty())
+      dir = ".";
+    if (!llvm::sys::fs::is_directory(dir) ||
+        llvm::sys::fs::access(dir, llvm::sys::fs::AccessMode::Write)) {
+      llvm::errs() << "collc: error: cannot write '" << opts.output << "': '"
+                   << dir << "' is not a writable directory\n";
+      return kInputError;
+    }
+  }
 
   MLIRContext context;
   context.printOpOnDiagnostic(false);
@@ -492,8 +562,13 @@ int collc::runPolicy(int argc, char **argv) {
                  << ": a policy needs one of " << callNames() << "\n";
     return kInputError;
   }
+  // The files' symbols share one header: a clash across files (e.g. a
+  // candidate `scatter` of policy_reduce against policy_reduce_scatter).
+  if (failed(verify(*policy)))
+    return kInputError;
+  ProvenSchedules proven;
   for (CollectiveOp spec : policy->getOps<CollectiveOp>())
-    if (int code = checkAllRankCounts(spec))
+    if (int code = checkAllRankCounts(spec, proven))
       return code;
 
   std::string header;
@@ -517,10 +592,8 @@ int collc::runPolicy(int argc, char **argv) {
     }
     return writeFile(hpp, header) && writeFile(table, calls);
   };
-  if (!opts.sourcesDir.empty() && !writeSources(opts.sourcesDir))
-    return kInputError;
   if (opts.output.empty())
-    return kSuccess;
+    return writeSources(opts.sourcesDir) ? kSuccess : kInputError;
 
   llvm::SmallString<256> work;
   if (std::error_code ec =
@@ -533,10 +606,12 @@ int collc::runPolicy(int argc, char **argv) {
       opts.jobs ? opts.jobs
                 : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
   std::string library;
-  const bool built =
-      writeSources(work) &&
-      buildSharedObject(work, list, buildPaths(argv[0], opts), jobs, library) &&
-      install(library, opts.output);
+  // (--sources with -o: written once the policy is, so a failed build
+  // leaves neither.)
+  const bool built = writeSources(work) &&
+                     buildSharedObject(work, list, paths, jobs, library) &&
+                     install(library, opts.output) &&
+                     (opts.sourcesDir.empty() || writeSources(opts.sourcesDir));
   llvm::sys::fs::remove_directories(work);
   return built ? kSuccess : kInputError;
 }

@@ -397,14 +397,34 @@ static constexpr int64_t kMaxCompiledRanks = 64;
 /// once where a family proof applies, and per P for the fixed rank count or
 /// every admitted P in 1..64. Returns kViolated or kNotProven at the first
 /// property that is not proven.
-int collc::checkAllRankCounts(CollectiveOp spec) {
+/// What the verifier reads of `spec`: its attributes but its names and
+/// its segments.
+static std::string scheduleKey(CollectiveOp spec) {
+  NamedAttrList attrs(spec->getAttrDictionary());
+  attrs.erase(spec.getSymNameAttrName());
+  attrs.erase(spec.getChoiceOfAttrName());
+  attrs.erase(spec.getSegmentsAttrName());
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  attrs.getDictionary(spec.getContext()).print(os);
+  return key;
+}
+
+int collc::checkAllRankCounts(CollectiveOp spec, ProvenSchedules &proven) {
+  const std::string key = scheduleKey(spec);
   SmallVector<int64_t> counts;
+  auto admit = [&](int64_t P) {
+    if (!proven.count({key, P}))
+      counts.push_back(P);
+  };
   if (std::optional<uint64_t> fixed = spec.getNumRanks())
-    counts.push_back(static_cast<int64_t>(*fixed));
+    admit(static_cast<int64_t>(*fixed));
   else
     for (int64_t P = 1; P <= kMaxCompiledRanks; ++P)
       if (spec.acceptsRanks(P))
-        counts.push_back(P);
+        admit(P);
+  if (counts.empty())
+    return collc::kSuccess;
   VerifyOptions base;
   std::vector<PropertyResult> family =
       spec.getNumRanks() ? std::vector<PropertyResult>{}
@@ -430,6 +450,7 @@ int collc::checkAllRankCounts(CollectiveOp spec) {
       return r.verdict == Verdict::violated ? collc::kViolated
                                             : collc::kNotProven;
     }
+    proven.insert({key, P});
   }
   return collc::kSuccess;
 }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,12 +41,19 @@ std::optional<std::string> parseRankList(llvm::StringRef text,
 /// disagrees (with --cross-check).
 int runVerify(mlir::ModuleOp module, const VerifyCommandOptions &options);
 
+/// The (schedule, P) pairs proven so far by one command: the candidates of
+/// `segments = auto` differ only in their segments, and every segment runs
+/// the same step program on its own memory (the verifier never reads the
+/// count), so their proofs are one proof.
+using ProvenSchedules = std::set<std::pair<std::string, int64_t>>;
+
 /// Proves the schedule of `spec` before code is generated for it (compile,
 /// policy): for all P at once where a family proof applies, and per P for
-/// the fixed rank count or every admitted P in 1..64. Reports the first
-/// property not proven as an error at the spec; returns 0, kViolated or
-/// kNotProven (ExitCode.h).
-int checkAllRankCounts(coll::CollectiveOp spec);
+/// the fixed rank count or every admitted P in 1..64, except the P
+/// `proven` holds for the same schedule (which it then records). Reports
+/// the first property not proven as an error at the spec; returns 0,
+/// kViolated or kNotProven (ExitCode.h).
+int checkAllRankCounts(coll::CollectiveOp spec, ProvenSchedules &proven);
 
 } // namespace collc
 

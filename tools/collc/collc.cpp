@@ -240,8 +240,9 @@ int runCompile(ModuleOp module, const Options &opts) {
     emitError(module.getLoc(), "no collective to compile");
     return collc::kInputError;
   }
+  collc::ProvenSchedules proven;
   for (CollectiveOp spec : specs)
-    if (int code = collc::checkAllRankCounts(spec))
+    if (int code = collc::checkAllRankCounts(spec, proven))
       return code;
   std::optional<MachineModel> model;
   if (!opts.cost.model.empty() && !(model = collc::loadModel(opts.cost.model)))
