@@ -83,24 +83,6 @@ const char* callName(Call call) {
   return "MPI_?";
 }
 
-// Whether `policy` has a schedule for `call` (its entry point).
-bool hasEntry(const Policy& policy, Call call) {
-  switch (call) {
-    case Call::allreduce: return policy.allreduce;
-    case Call::reduceScatterBlock: return policy.reduceScatterBlock;
-    case Call::allgather: return policy.allgather;
-    case Call::alltoall: return policy.alltoall;
-    case Call::scan: return policy.scan;
-    case Call::exscan: return policy.exscan;
-    case Call::barrier: return policy.barrier;
-    case Call::broadcast: return policy.broadcast;
-    case Call::reduce: return policy.reduce;
-    case Call::gather: return policy.gather;
-    case Call::scatter: return policy.scatter;
-  }
-  return false;
-}
-
 // The process's state: one per process, made at the first call, ended by
 // MPI_Finalize. The keyval caches each user communicator's coll::Comm.
 struct Library {
@@ -119,9 +101,12 @@ struct Library {
   std::set<std::tuple<const void*, int, int, std::string>> explained;
 };
 
-// A user communicator's state (the attribute's value).
+// A user communicator's state (the attribute's value): its Comm and, since
+// its size never changes, the policy that serves each call on it (null:
+// none has a schedule for its size).
 struct CommState {
   std::unique_ptr<Comm> comm;  // null for an intercommunicator
+  std::array<const Policy*, kCalls> policies{};
 };
 
 Library* library = nullptr;  // made once, never freed (a delete callback may run late)
@@ -177,6 +162,10 @@ const Policy* loadPolicy(const char* path, std::string& error) {
             (policy && policy->runtime ? policy->runtime : "?") + ", this library's " +
             COLLC_RUNTIME_DIGEST + "): rebuild it with the collc policy of this installation";
     return nullptr;  // (not closed: its code may have run)
+  }
+  if (!policy->accepts || !policy->explain) {
+    error = "not a collc policy (its table has no accepts or explain)";
+    return nullptr;
   }
   if (!policy->toolchain || std::strcmp(policy->toolchain, COLLC_POLICY_TOOLCHAIN) != 0 ||
       policy->commSize != sizeof(Comm)) {
@@ -238,31 +227,33 @@ void agreeAcrossWorld() {
 
 // The policy that serves `call` on a communicator of `ranks` processes:
 // the loaded one where it has a schedule admitting `ranks`, else the
-// built-in one; null if neither has.
+// built-in one; null if neither has. (A table's accepts is false for the
+// calls it has no entry for.)
 const Policy* policyFor(const Library& lib, Call call, int ranks) {
-  if (lib.loaded && hasEntry(*lib.loaded, call) && lib.loaded->accepts(call, ranks))
-    return lib.loaded;
+  if (lib.loaded && lib.loaded->accepts(call, ranks)) return lib.loaded;
   const Policy& builtin = builtinPolicy();
-  if (hasEntry(builtin, call) && builtin.accepts(call, ranks)) return &builtin;
+  if (builtin.accepts(call, ranks)) return &builtin;
   return nullptr;
 }
 
 // The cached state of `comm`, made at its first served call (collective:
-// every rank serves the same first call). Null for an intercommunicator.
-Comm* commOf(MPI_Comm comm) {
+// every rank serves the same first call).
+CommState& stateOf(MPI_Comm comm) {
   Library& lib = theLibrary();
   void* value = nullptr;
   int found = 0;
   PMPI_Comm_get_attr(comm, lib.keyval, &value, &found);
-  if (found) return static_cast<CommState*>(value)->comm.get();
+  if (found) return *static_cast<CommState*>(value);
   auto state = std::make_unique<CommState>();
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
   if (!inter) {
     state->comm = std::make_unique<Comm>(comm);
     state->comm->recordTo("");  // COLLC_RECORD is for the program's own Comms
+    for (int call = 0; call < kCalls; ++call)
+      state->policies[call] = policyFor(lib, static_cast<Call>(call), state->comm->size());
   }
-  Comm* result = state->comm.get();
+  CommState& result = *state;
   PMPI_Comm_set_attr(comm, lib.keyval, state.release());
   std::lock_guard<std::mutex> lock(lib.mutex);
   lib.comms.push_back(comm);
@@ -387,9 +378,10 @@ bool admitted(Library& lib, Call call, MPI_Comm comm, Decision& d) {
   if (lib.disabled || finalizing.load(std::memory_order_relaxed)) return d.why = Pass::disabled, false;
   if (lib.threadMultiple) return d.why = Pass::threadMultiple, false;
   if (comm == MPI_COMM_NULL) return d.why = Pass::form, false;
-  d.comm = commOf(comm);
+  const CommState& state = stateOf(comm);
+  d.comm = state.comm.get();
   if (!d.comm) return d.why = Pass::intercomm, false;
-  d.policy = policyFor(lib, call, d.comm->size());
+  d.policy = state.policies[static_cast<int>(call)];
   if (!d.policy) return d.why = Pass::unscheduled, false;
   return true;
 }

@@ -50,85 +50,31 @@ std::string chosen(int choice, const char* const (&names)[N],
          collc_mpi_policy::name##_predicted_us, ranks, bytes)
 #define COLLC_ONE(name, schedule) std::string(#name " (the one schedule: " schedule ")")
 
+// policy_calls.h lists the calls present as X(call, schedule, explanation):
+// Call::call, served by entries::call (Serve*.cpp) with the schedule
+// collc_mpi_policy::schedule, explained by `explanation`.
 std::string explain([[maybe_unused]] Call call, [[maybe_unused]] int ranks,
                     [[maybe_unused]] std::size_t bytes) {
+#define COLLC_EXPLAIN(call, schedule, explanation) \
+  case Call::call:                                 \
+    return explanation;
   switch (call) {
-#ifdef COLLC_POLICY_ALLREDUCE
-    case Call::allreduce: return COLLC_POLICY_ALLREDUCE_EXPLAIN;
-#endif
-#ifdef COLLC_POLICY_REDUCE_SCATTER
-    case Call::reduceScatterBlock: return COLLC_POLICY_REDUCE_SCATTER_EXPLAIN;
-#endif
-#ifdef COLLC_POLICY_ALLGATHER
-    case Call::allgather: return COLLC_POLICY_ALLGATHER_EXPLAIN;
-#endif
-#ifdef COLLC_POLICY_ALLTOALL
-    case Call::alltoall: return COLLC_POLICY_ALLTOALL_EXPLAIN;
-#endif
-#ifdef COLLC_POLICY_INCLUSIVE_SCAN
-    case Call::scan: return COLLC_POLICY_INCLUSIVE_SCAN_EXPLAIN;
-#endif
-#ifdef COLLC_POLICY_EXCLUSIVE_SCAN
-    case Call::exscan: return COLLC_POLICY_EXCLUSIVE_SCAN_EXPLAIN;
-#endif
-#ifdef COLLC_POLICY_BARRIER
-    case Call::barrier: return COLLC_POLICY_BARRIER_EXPLAIN;
-#endif
-#ifdef COLLC_POLICY_BROADCAST
-    case Call::broadcast: return COLLC_POLICY_BROADCAST_EXPLAIN;
-#endif
-#ifdef COLLC_POLICY_REDUCE
-    case Call::reduce: return COLLC_POLICY_REDUCE_EXPLAIN;
-#endif
-#ifdef COLLC_POLICY_GATHER
-    case Call::gather: return COLLC_POLICY_GATHER_EXPLAIN;
-#endif
-#ifdef COLLC_POLICY_SCATTER
-    case Call::scatter: return COLLC_POLICY_SCATTER_EXPLAIN;
-#endif
+    COLLC_POLICY_CALLS(COLLC_EXPLAIN)
     default: break;
   }
+#undef COLLC_EXPLAIN
   return "(no schedule for this call)";
 }
 
 bool accepts([[maybe_unused]] Call call, [[maybe_unused]] int ranks) {
-  using namespace collc_mpi_policy;
+#define COLLC_ACCEPTS(call, schedule, explanation) \
+  case Call::call:                                 \
+    return collc_mpi_policy::schedule##_accepts(ranks);
   switch (call) {
-#ifdef COLLC_POLICY_ALLREDUCE
-    case Call::allreduce: return policy_allreduce_accepts(ranks);
-#endif
-#ifdef COLLC_POLICY_REDUCE_SCATTER
-    case Call::reduceScatterBlock: return policy_reduce_scatter_accepts(ranks);
-#endif
-#ifdef COLLC_POLICY_ALLGATHER
-    case Call::allgather: return policy_allgather_accepts(ranks);
-#endif
-#ifdef COLLC_POLICY_ALLTOALL
-    case Call::alltoall: return policy_alltoall_accepts(ranks);
-#endif
-#ifdef COLLC_POLICY_INCLUSIVE_SCAN
-    case Call::scan: return policy_inclusive_scan_accepts(ranks);
-#endif
-#ifdef COLLC_POLICY_EXCLUSIVE_SCAN
-    case Call::exscan: return policy_exclusive_scan_accepts(ranks);
-#endif
-#ifdef COLLC_POLICY_BARRIER
-    case Call::barrier: return policy_barrier_accepts(ranks);
-#endif
-#ifdef COLLC_POLICY_BROADCAST
-    case Call::broadcast: return policy_broadcast_accepts(ranks);
-#endif
-#ifdef COLLC_POLICY_REDUCE
-    case Call::reduce: return policy_reduce_accepts(ranks);
-#endif
-#ifdef COLLC_POLICY_GATHER
-    case Call::gather: return policy_gather_accepts(ranks);
-#endif
-#ifdef COLLC_POLICY_SCATTER
-    case Call::scatter: return policy_scatter_accepts(ranks);
-#endif
+    COLLC_POLICY_CALLS(COLLC_ACCEPTS)
     default: break;
   }
+#undef COLLC_ACCEPTS
   return false;
 }
 
@@ -140,39 +86,9 @@ constexpr Policy makeTable() {
   table.sources = COLLC_POLICY_SOURCES;
   table.toolchain = COLLC_POLICY_TOOLCHAIN;
   table.commSize = sizeof(Comm);
-#ifdef COLLC_POLICY_ALLREDUCE
-  table.allreduce = entries::allreduce;
-#endif
-#ifdef COLLC_POLICY_REDUCE_SCATTER
-  table.reduceScatterBlock = entries::reduceScatterBlock;
-#endif
-#ifdef COLLC_POLICY_ALLGATHER
-  table.allgather = entries::allgather;
-#endif
-#ifdef COLLC_POLICY_ALLTOALL
-  table.alltoall = entries::alltoall;
-#endif
-#ifdef COLLC_POLICY_INCLUSIVE_SCAN
-  table.scan = entries::inclusiveScan;
-#endif
-#ifdef COLLC_POLICY_EXCLUSIVE_SCAN
-  table.exscan = entries::exclusiveScan;
-#endif
-#ifdef COLLC_POLICY_BARRIER
-  table.barrier = entries::barrier;
-#endif
-#ifdef COLLC_POLICY_BROADCAST
-  table.broadcast = entries::broadcast;
-#endif
-#ifdef COLLC_POLICY_REDUCE
-  table.reduce = entries::reduce;
-#endif
-#ifdef COLLC_POLICY_GATHER
-  table.gather = entries::gather;
-#endif
-#ifdef COLLC_POLICY_SCATTER
-  table.scatter = entries::scatter;
-#endif
+#define COLLC_ENTRY(call, schedule, explanation) table.call = entries::call;
+  COLLC_POLICY_CALLS(COLLC_ENTRY)
+#undef COLLC_ENTRY
   table.accepts = accepts;
   table.explain = explain;
   return table;

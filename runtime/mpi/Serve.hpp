@@ -126,8 +126,8 @@ const Policy& builtinPolicy();
 namespace entries {
 void allreduce(Comm&, const void*, void*, std::size_t, Element, Reduction);
 void reduceScatterBlock(Comm&, const void*, void*, std::size_t, Element, Reduction);
-void inclusiveScan(Comm&, const void*, void*, std::size_t, Element, Reduction);
-void exclusiveScan(Comm&, const void*, void*, std::size_t, Element, Reduction);
+void scan(Comm&, const void*, void*, std::size_t, Element, Reduction);
+void exscan(Comm&, const void*, void*, std::size_t, Element, Reduction);
 void allgather(Comm&, const void*, void*, std::size_t);
 void alltoall(Comm&, const void*, void*, std::size_t);
 void barrier(Comm&);

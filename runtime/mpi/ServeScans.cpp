@@ -7,7 +7,7 @@
 namespace coll::mpi::entries {
 
 #ifdef COLLC_POLICY_INCLUSIVE_SCAN
-void inclusiveScan(Comm& comm, const void* send, void* recv, std::size_t count, Element element,
+void scan(Comm& comm, const void* send, void* recv, std::size_t count, Element element,
                    Reduction reduction) {
   withReduction(element, reduction, send, recv, [&](const auto* in, auto* out, auto op) {
     collc_mpi_policy::policy_inclusive_scan(comm, in, out, count, op);
@@ -17,7 +17,7 @@ void inclusiveScan(Comm& comm, const void* send, void* recv, std::size_t count, 
 
 #ifdef COLLC_POLICY_EXCLUSIVE_SCAN
 // Rank 0's result is left as it was (undefined in MPI).
-void exclusiveScan(Comm& comm, const void* send, void* recv, std::size_t count, Element element,
+void exscan(Comm& comm, const void* send, void* recv, std::size_t count, Element element,
                    Reduction reduction) {
   withReduction(element, reduction, send, recv, [&](const auto* in, auto* out, auto op) {
     collc_mpi_policy::policy_exclusive_scan(comm, in, out, count, op);
