@@ -7,10 +7,13 @@
 # error or interrupt; it only uses addresses inside namespaces it made
 # (10.77.0.0/24 by default).
 #
-#   tools/cluster.sh [--hosts K] [--rate 1gbit] [--mpi openmpi|mpich]
+#   tools/cluster.sh [--hosts K] [--rate 1gbit] [--queue MS] [--mpi openmpi|mpich]
 #                    [--timeout SECONDS] -- PROGRAM [ARGS...]
 #
-# runs PROGRAM on K ranks, one per host (needs root). Example (the
+# runs PROGRAM on K ranks, one per host (needs root). --queue: how long a
+# packet may wait in a link's queue (tbf's latency, default 50 ms); a deep
+# queue also holds the ACKs of the flow coming the other way behind the
+# outgoing data, which a ring's every step waits for (docs/benchmarks.md). Example (the
 # allreduce of docs/benchmarks.md, 6 hosts at 200 Mbit/s):
 #
 #   tools/cluster.sh --hosts 6 --rate 200mbit -- \
@@ -24,11 +27,12 @@
 # its shared-memory channels would skip the links, as no real hosts can).
 set -euo pipefail
 
-hosts=4 rate=1gbit mpi=openmpi limit=900 subnet=10.77.0
+hosts=4 rate=1gbit queue=50 mpi=openmpi limit=900 subnet=10.77.0
 while (($#)); do
   case $1 in
     --hosts) hosts=$2; shift 2 ;;
     --rate) rate=$2; shift 2 ;;
+    --queue) queue=$2; shift 2 ;;
     --mpi) mpi=$2; shift 2 ;;
     --timeout) limit=$2; shift 2 ;;
     --subnet) subnet=$2; shift 2 ;;
@@ -41,6 +45,8 @@ done
   { echo "cluster.sh: error: --hosts must be 2..32, got '$hosts'" >&2; exit 2; }
 [[ $rate =~ ^[0-9]+(k|m|g)?bit$ ]] ||
   { echo "cluster.sh: error: --rate must look like 200mbit or 1gbit, got '$rate'" >&2; exit 2; }
+[[ $queue =~ ^[0-9]+$ ]] && ((queue >= 1 && queue <= 1000)) ||
+  { echo "cluster.sh: error: --queue must be 1..1000 (milliseconds), got '$queue'" >&2; exit 2; }
 [ "$mpi" = openmpi ] || [ "$mpi" = mpich ] ||
   { echo "cluster.sh: error: --mpi must be openmpi or mpich, got '$mpi'" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "cluster.sh: error: network namespaces need root" >&2; exit 2; }
@@ -88,8 +94,8 @@ for ((i = 0; i < hosts; i++)); do
   ip -n "$bridge_ns" link set dev "${tag}b$i" gso_max_size 16384
   # Both directions of the link at the rate: the host's egress and the
   # bridge port's (the host's ingress).
-  ip netns exec "$ns" tc qdisc add dev cl0 root tbf rate "$rate" burst 64kb latency 50ms
-  ip netns exec "$bridge_ns" tc qdisc add dev "${tag}b$i" root tbf rate "$rate" burst 64kb latency 50ms
+  ip netns exec "$ns" tc qdisc add dev cl0 root tbf rate "$rate" burst 64kb latency "${queue}ms"
+  ip netns exec "$bridge_ns" tc qdisc add dev "${tag}b$i" root tbf rate "$rate" burst 64kb latency "${queue}ms"
   hostlist+=("$subnet.$((i + 1))")
 done
 
@@ -106,7 +112,7 @@ EOF
 chmod +x "$agent"
 
 hosts_csv=$(IFS=,; echo "${hostlist[*]}")
-echo "cluster: $hosts hosts ($hosts_csv) behind $rate links, $mpi" >&2
+echo "cluster: $hosts hosts ($hosts_csv) behind $rate links (queues of $queue ms), $mpi" >&2
 code=0
 if [ "$mpi" = openmpi ]; then
   timeout --kill-after=10 "$limit" ip netns exec "$(host_ns 0)" \
