@@ -62,6 +62,35 @@ std::size_t bytesOf(const Segment* segments, std::size_t n) {
   return bytes;
 }
 
+
+// The step of one peer each way (or one side only) through the channels,
+// as progressUntilDone runs it but without its lists: the common step of
+// a small collective, whose cost is mostly the code it runs when that is
+// out of cache (docs/benchmarks.md, "One exchange through the channels").
+// `receive` says what arrived (its size and tag, checked by the caller).
+void exchangeThroughChannels(ShmChannels& shm, const PeerExchange& x, std::size_t sendBytes,
+                             std::size_t recvBytes, int tag, ShmChannels::Receive& receive) {
+  ShmChannels::Send send;
+  send.segments = x.sends;
+  send.numSegments = x.numSends;
+  send.bytes = sendBytes;
+  send.peer = x.to;
+  send.tag = static_cast<std::uint32_t>(tag);
+  send.done = x.to == kNoPeer;
+  receive.segments = x.recvs;
+  receive.numSegments = x.numRecvs;
+  receive.expected = recvBytes;
+  receive.peer = x.from;
+  receive.done = x.from == kNoPeer;
+  detail::Poller poller;
+  for (;;) {
+    bool moved = false;
+    if (!send.done) moved |= shm.progress(send);
+    if (!receive.done) moved |= shm.progress(receive);
+    if (send.done && receive.done) return;
+    poller.after(moved);
+  }
+}
 }  // namespace
 
 MpiTransport::Options MpiTransport::Options::fromEnvironment() {
@@ -300,6 +329,21 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
   auto viaShm = [&](int peer, std::size_t bytes) {
     return shm_ && bytes <= sharedMemoryBytes_ && shm_->reaches(peer);
   };
+  if (n == 1 && shm_) {
+    const PeerExchange& x = exchanges[0];
+    const std::size_t out = x.to == kNoPeer ? 0 : bytesOf(x.sends, x.numSends);
+    const std::size_t in = x.from == kNoPeer ? 0 : bytesOf(x.recvs, x.numRecvs);
+    if ((x.to == kNoPeer || viaShm(x.to, out)) && (x.from == kNoPeer || viaShm(x.from, in))) {
+      ShmChannels::Receive receive;
+      exchangeThroughChannels(*shm_, x, out, in, tag, receive);
+      if (x.from != kNoPeer &&
+          (receive.total != in || receive.tag != static_cast<std::uint32_t>(tag))) {
+        shmReceives_.assign(1, receive);
+        checkSharedMemoryReceives(tag);  // throws
+      }
+      return;
+    }
+  }
   shmSends_.clear();
   shmReceives_.clear();
   bool allShm = shm_ != nullptr;

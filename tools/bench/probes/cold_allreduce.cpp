@@ -1,0 +1,82 @@
+// A probe, not a test: an 8 B allreduce whose code and data are out of
+// cache, as after another collective in collc-bench's shuffled order
+// (docs/benchmarks.md, "One exchange through the channels"). Before each
+// timed call: a pass over 48 MiB (or nothing, `warm`), then MPI_Barrier;
+// the timed call is collc's ring or recursive doubling, the hand-written
+// MPI ring, or MPI_Allreduce. Prints the median of N (maximum over ranks).
+// The timed call is the function `timed_call`, so callgrind can count
+// its cache misses alone (a first call outside it makes the
+// plans):
+//   mpirun -np 2 --bind-to none --mca pml ob1 --mca btl self,vader
+//     build/bin/collc-probe-cold-allreduce ring|doubling|hand|mpi cold|warm [N]
+//   mpirun ... valgrind --tool=callgrind --cache-sim=yes --LL=33554432,16,64
+//     --toggle-collect='timed_call*' build/bin/collc-probe-cold-allreduce ring cold 20
+#include "coll/runtime.hpp"
+#include "handwritten.hpp"
+#include "schedules.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+struct Call {
+  coll::Comm& comm;
+  const char* which;
+  double send = 1, recv = 0;
+  std::vector<double> scratch = std::vector<double>(16);
+};
+
+void run(Call& c) {
+  if (!std::strcmp(c.which, "ring")) collc::allreduce_ring(c.comm, &c.send, &c.recv, 1);
+  else if (!std::strcmp(c.which, "doubling")) collc::allreduce_doubling(c.comm, &c.send, &c.recv, 1);
+  else if (!std::strcmp(c.which, "hand"))
+    collc_bench::hand::ringAllreduce(&c.send, &c.recv, 1, MPI_COMM_WORLD, c.scratch);
+  else MPI_Allreduce(&c.send, &c.recv, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+
+}  // namespace
+
+__attribute__((noinline)) void timed_call(Call& c) { run(c); }
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const bool known = argc >= 3 && (!std::strcmp(argv[1], "ring") || !std::strcmp(argv[1], "doubling") ||
+                                   !std::strcmp(argv[1], "hand") || !std::strcmp(argv[1], "mpi")) &&
+                     (!std::strcmp(argv[2], "cold") || !std::strcmp(argv[2], "warm"));
+  const int iterations = argc > 3 ? std::atoi(argv[3]) : 100;
+  if (!known || iterations < 1) {
+    std::fprintf(stderr, "usage: collc-probe-cold-allreduce ring|doubling|hand|mpi cold|warm [N]\n");
+    MPI_Finalize();
+    return 2;
+  }
+  {
+    coll::Comm comm{MPI_COMM_WORLD};
+    Call call{comm, argv[1]};
+    const bool cold = !std::strcmp(argv[2], "cold");
+    std::vector<double> memory(std::size_t(6) << 20, 1);  // 48 MiB
+    run(call);
+    std::vector<double> times;
+    for (int i = 0; i < iterations; ++i) {
+      if (cold)
+        for (std::size_t k = 0; k < memory.size(); k += 8) memory[k] += 1;
+      MPI_Barrier(MPI_COMM_WORLD);
+      const double start = MPI_Wtime();
+      timed_call(call);
+      double mine = MPI_Wtime() - start, slowest = 0;
+      MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      times.push_back(slowest);
+    }
+    std::sort(times.begin(), times.end());
+    if (comm.rank() == 0)
+      std::printf("%s %s: median %.2f us of %d\n", argv[1], argv[2], times[times.size() / 2] * 1e6,
+                  iterations);
+  }
+  MPI_Finalize();
+  return 0;
+}
