@@ -130,12 +130,15 @@ class PlanCode {
   // Lays out the block for these lists (made by planCode).
   PlanCode() = default;
   PlanCode(const std::vector<Group>& groups, const std::vector<Step>& steps, const std::vector<Pair>& pairs,
-           const std::vector<Message>& messages, const std::vector<PartRef>& parts) {
+           const std::vector<Message>& messages, const std::vector<PartRef>& parts,
+           const std::vector<std::int32_t>& unwritten) {
     std::size_t bytes = 0;
     auto place = [&](std::size_t& at, std::size_t size) {
       at = bytes;
       bytes += (size + kAlign - 1) / kAlign * kAlign;
     };
+    // In the order a call reads them.
+    place(unwritten_, unwritten.size() * sizeof(std::int32_t));
     place(groups_, groups.size() * sizeof(Group));
     place(steps_, steps.size() * sizeof(Step));
     place(pairs_, pairs.size() * sizeof(Pair));
@@ -151,7 +154,9 @@ class PlanCode {
     copy(pairs_, pairs);
     copy(messages_, messages);
     copy(parts_, parts);
+    copy(unwritten_, unwritten);
     numGroups = groups.size();
+    numUnwritten = unwritten.size();
   }
 
   const Group* groups() const { return at<Group>(groups_); }
@@ -159,8 +164,11 @@ class PlanCode {
   const Pair* pairs() const { return at<Pair>(pairs_); }
   const Message* messages() const { return at<Message>(messages_); }
   const PartRef* parts() const { return at<PartRef>(parts_); }
+  // The parts no step of the rank writes (it only sends them, if at all).
+  const std::int32_t* unwritten() const { return at<std::int32_t>(unwritten_); }
 
   std::size_t numGroups = 0;  // by increasing step; groups of no messages left out
+  std::size_t numUnwritten = 0;
   // The most any group needs, so a call sizes its lists once.
   std::uint32_t maxSendSegments = 0, maxReceiveSegments = 0, maxPairs = 0, maxReceivedParts = 0;
 
@@ -173,7 +181,7 @@ class PlanCode {
     return std::launder(reinterpret_cast<const U*>(block_.data() + offset));
   }
   std::vector<std::byte> block_;  // the lists, each at a byte offset
-  std::size_t groups_ = 0, steps_ = 0, pairs_ = 0, messages_ = 0, parts_ = 0;
+  std::size_t groups_ = 0, steps_ = 0, pairs_ = 0, messages_ = 0, parts_ = 0, unwritten_ = 0;
 };
 
 struct Plan {
