@@ -62,6 +62,17 @@ std::size_t bytesOf(const Segment* segments, std::size_t n) {
   return bytes;
 }
 
+// Throws unless `receive`, done through the channels, got the size and
+// tag its step expects.
+void checkSharedMemoryReceive(const ShmChannels::Receive& receive, int tag) {
+  if (receive.total != receive.expected)
+    throw Error("coll::MpiTransport: expected " + std::to_string(receive.expected) + " bytes from rank " +
+                std::to_string(receive.peer) + " (tag " + std::to_string(tag) + "), got " +
+                std::to_string(receive.total));
+  if (receive.tag != static_cast<std::uint32_t>(tag))
+    throw Error("coll::MpiTransport: expected the message of tag " + std::to_string(tag) + " from rank " +
+                std::to_string(receive.peer) + ", got one of tag " + std::to_string(receive.tag));
+}
 
 // The step of one peer each way (or one side only) through the channels,
 // as progressUntilDone runs it but without its lists: the common step of
@@ -91,6 +102,7 @@ void exchangeThroughChannels(ShmChannels& shm, const PeerExchange& x, std::size_
     poller.after(moved);
   }
 }
+
 }  // namespace
 
 MpiTransport::Options MpiTransport::Options::fromEnvironment() {
@@ -336,11 +348,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
     if ((x.to == kNoPeer || viaShm(x.to, out)) && (x.from == kNoPeer || viaShm(x.from, in))) {
       ShmChannels::Receive receive;
       exchangeThroughChannels(*shm_, x, out, in, tag, receive);
-      if (x.from != kNoPeer &&
-          (receive.total != in || receive.tag != static_cast<std::uint32_t>(tag))) {
-        shmReceives_.assign(1, receive);
-        checkSharedMemoryReceives(tag);  // throws
-      }
+      if (x.from != kNoPeer) checkSharedMemoryReceive(receive, tag);
       return;
     }
   }
@@ -554,15 +562,7 @@ int MpiTransport::progressUntilDone() {
 // Both sides of a message through the channels agree on it as MPI's
 // would: its size and its step.
 void MpiTransport::checkSharedMemoryReceives(int tag) const {
-  for (const ShmChannels::Receive& receive : shmReceives_) {
-    if (receive.total != receive.expected)
-      throw Error("coll::MpiTransport: expected " + std::to_string(receive.expected) + " bytes from rank " +
-                  std::to_string(receive.peer) + " (tag " + std::to_string(tag) + "), got " +
-                  std::to_string(receive.total));
-    if (receive.tag != static_cast<std::uint32_t>(tag))
-      throw Error("coll::MpiTransport: expected the message of tag " + std::to_string(tag) + " from rank " +
-                  std::to_string(receive.peer) + ", got one of tag " + std::to_string(receive.tag));
-  }
+  for (const ShmChannels::Receive& receive : shmReceives_) checkSharedMemoryReceive(receive, tag);
 }
 
 namespace {
