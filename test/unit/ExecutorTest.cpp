@@ -492,3 +492,37 @@ TEST_CASE("a recording names the operator the run merged with") {
   CHECK(opOf(Add{}) == "op = #coll.op<custom>");
   CHECK(opOf(inRankOrder(Add{})) == "op = #coll.op<custom>, noncommutative");
 }
+
+// The Comm's plan cache: each of many keys (more than the first table
+// holds, so it grows) finds the plan made for it, made once; keys that
+// differ in one byte or in length are other plans; a key asked for as
+// another type and a key over kMaxPlanKey bytes are named.
+TEST_CASE("Comm::plan finds each of many plans by its key") {
+  REQUIRE(errorOf(1, [&](Comm &comm) {
+            int made = 0;
+            std::vector<const int *> first;
+            auto keyOf = [](int i) { return "plan-" + std::to_string(i) + std::string(i % 40, 'k'); };
+            for (int i = 0; i < 300; ++i)
+              first.push_back(&comm.plan<int>(keyOf(i), [&] { return ++made, i; }));
+            for (int i = 299; i >= 0; --i) {
+              const int &again = comm.plan<int>(keyOf(i), [&] { return ++made, -1; });
+              CHECK(&again == first[static_cast<std::size_t>(i)]);
+              CHECK(again == i);
+            }
+            CHECK(made == 300);
+            CHECK(keyOf(2) == "plan-2kk");
+            CHECK(comm.plan<int>("plan-2k", [] { return 7; }) == 7);   // one byte shorter
+            CHECK(comm.plan<int>("plan-2kj", [] { return 8; }) == 8);  // one byte differs
+            CHECK(comm.plan<int>(keyOf(2), [] { return -1; }) == 2);
+            const std::string longest(Comm::kMaxPlanKey, 'x');
+            CHECK(comm.plan<int>(longest, [] { return 9; }) == 9);
+          }) == "");
+  CHECK(errorOf(1, [](Comm &comm) {
+          comm.plan<int>("a key", [] { return 1; });
+          comm.plan<double>("a key", [] { return 1.0; });
+        }) == "coll::Comm::plan: 'a key' holds another type of plan");
+  CHECK(errorOf(1, [](Comm &comm) {
+          comm.plan<int>(std::string(Comm::kMaxPlanKey + 1, 'x'), [] { return 1; });
+        }) == "coll::Comm::plan: the key '" + std::string(Comm::kMaxPlanKey + 1, 'x') +
+                  "' is longer than 64 bytes");
+}

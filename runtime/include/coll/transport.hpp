@@ -4,6 +4,7 @@
 // collectives. MPI-free: the MPI transport is coll/mpi_transport.hpp, the
 // in-process one coll/local_transport.hpp.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -98,7 +99,7 @@ class ExecutorBuffers {
     const std::size_t receiveAt = sendAt + sends * sizeof(SendSegment);
     const std::size_t pairAt = receiveAt + receives * sizeof(RecvSegment);
     const std::size_t stateAt = pairAt + pairs * sizeof(PeerExchange);
-    const std::size_t landsAt = stateAt + parts;
+    const std::size_t landsAt = stateAt + (parts + 15) / 16 * 16;  // whole 16-byte blocks: see clearPartState
     const std::size_t bytes = landsAt + received;
     if (block_.size() < bytes) block_.resize(bytes);
     std::byte* b = block_.data();
@@ -214,13 +215,15 @@ class Comm {
   // step list), made by `make` on first use and kept while the Comm lives,
   // so a collective called in a loop plans once. The size never changes,
   // so `key` (the plan's maker and arguments, e.g.
-  // "coll::butterflyPlan(1, cyclic)") identifies the plan; a key asked for
-  // as another Plan type is an error.
-  // The lookup scans an array of key hashes, a few cache lines however
-  // many collectives the Comm serves, and reads one stored key: a call
-  // after other work (cold caches) then misses little before its plan, as
-  // a tree of string keys would at every level. Making a plan is out of
-  // the lookup's code (addPlan), so a call runs through little code.
+  // "coll::butterflyPlan(1, cyclic)", at most kMaxPlanKey bytes)
+  // identifies the plan; a key asked for as another Plan type is an error.
+  // The lookup is one probe of an open-addressed table of key hashes and
+  // one entry holding the key itself: a call after other work (cold
+  // caches) misses about two lines before its plan however many plans the
+  // Comm holds (collc-bench's holds dozens; a scan of their hashes missed
+  // one line per eight). Making a plan is out of the lookup's code
+  // (addPlan), so a call runs through little code.
+  static constexpr std::size_t kMaxPlanKey = 64;
   template <class Plan, class Make>
   const Plan& plan(std::string_view key, Make&& make) {
     const std::uint64_t hash = hashOf(key);
@@ -229,11 +232,15 @@ class Comm {
   }
 
  private:
-  struct StoredPlan {
+  // One cached plan; the first line holds what a lookup reads for keys of
+  // up to 32 bytes (every runtime family's is 15-40).
+  struct alignas(64) StoredPlan {
+    std::uint64_t hash;
     const void* plan;
     const std::type_info* type;
-    std::string key;
-    std::shared_ptr<const void> owner;
+    std::uint32_t keySize;
+    char key[kMaxPlanKey];
+    std::string_view keyView() const { return {key, keySize}; }
   };
   // Keys are a few dozen bytes of names and ints: FNV-1a over 8-byte words.
   static std::uint64_t hashOf(std::string_view key) {
@@ -245,31 +252,59 @@ class Comm {
       h = (h ^ word) * 1099511628211ull;
     }
     for (; i < key.size(); ++i) h = (h ^ static_cast<unsigned char>(key[i])) * 1099511628211ull;
-    return h;
+    return h ^ (h >> 29);  // the table's index takes the low bits
+  }
+  static bool sameKey(const StoredPlan& stored, std::string_view key) {
+    if (stored.keySize != key.size()) return false;
+    for (std::size_t i = 0; i < key.size(); ++i)  // inline: no cold library call
+      if (stored.key[i] != key[i]) return false;
+    return true;
   }
   const void* findPlan(std::string_view key, std::uint64_t hash, const std::type_info& type) const {
-    for (std::size_t i = 0; i < planHashes_.size(); ++i) {
-      if (planHashes_[i] != hash) continue;
-      const StoredPlan& stored = plans_[i];
-      if (stored.key != key) continue;
-      if (*stored.type != type)
+    if (slots_.empty()) return nullptr;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+      const std::uint32_t slot = slots_[i];
+      if (!slot) return nullptr;
+      const StoredPlan& stored = plans_[slot - 1];
+      if (stored.hash != hash || !sameKey(stored, key)) continue;
+      if (stored.type != &type && *stored.type != type)
         throw Error("coll::Comm::plan: '" + std::string(key) + "' holds another type of plan");
       return stored.plan;
     }
-    return nullptr;
   }
   // The first call's path: makes the plan (out of the lookup's code).
   template <class Plan, class Make>
   [[gnu::noinline]] const Plan& addPlan(std::string_view key, std::uint64_t hash, Make& make) {
+    if (key.size() > kMaxPlanKey)
+      throw Error("coll::Comm::plan: the key '" + std::string(key) + "' is longer than " +
+                  std::to_string(kMaxPlanKey) + " bytes");
     auto made = std::make_shared<const Plan>(make());
-    plans_.push_back({made.get(), &typeid(Plan), std::string(key), made});
-    planHashes_.push_back(hash);
+    StoredPlan stored{hash, made.get(), &typeid(Plan), static_cast<std::uint32_t>(key.size()), {}};
+    std::memcpy(stored.key, key.data(), key.size());
+    owners_.push_back(made);
+    plans_.push_back(stored);
+    if (slots_.size() < 2 * plans_.size()) {  // at most half full: short probes
+      std::size_t size = 16;  // a power of two: the index is hash & (size - 1)
+      while (size < 4 * plans_.size()) size *= 2;
+      slots_.assign(size, 0);
+      for (std::size_t p = 0; p < plans_.size(); ++p) insertSlot(plans_[p].hash, p);
+    } else {
+      insertSlot(hash, plans_.size() - 1);
+    }
     return *made;
+  }
+  void insertSlot(std::uint64_t hash, std::size_t index) {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = hash & mask;
+    while (slots_[i]) i = (i + 1) & mask;
+    slots_[i] = static_cast<std::uint32_t>(index + 1);
   }
 
   std::unique_ptr<Transport> transport_;
-  std::vector<std::uint64_t> planHashes_;  // planHashes_[i] is the hash of plans_[i].key
-  std::vector<StoredPlan> plans_;
+  std::vector<StoredPlan> plans_;                  // in the order made
+  std::vector<std::shared_ptr<const void>> owners_;  // owners_[i] owns plans_[i].plan
+  std::vector<std::uint32_t> slots_;               // 0 empty, else 1 + an index into plans_
   std::shared_ptr<Recording> recording_;
   std::string recordFile_;
   int callsRecorded_ = 0;

@@ -4,11 +4,16 @@
 // timed call: a pass over 48 MiB (or nothing, `warm`), then MPI_Barrier;
 // the timed call is collc's ring or recursive doubling, the hand-written
 // MPI ring, or MPI_Allreduce. Prints the median of N (maximum over ranks).
+// `self` is `cold` with the same call on MPI_COMM_SELF after the pass: the
+// call's code warm, the world communicator's data (plans, buffers,
+// channels) still cold.
+// With PLANS > 0 the Comm first caches that many other plans, as
+// collc-bench's Comm holds every case's plans when it times one.
 // The timed call is the function `timed_call`, so callgrind can count
 // its cache misses alone (a first call outside it makes the
 // plans):
 //   mpirun -np 2 --bind-to none --mca pml ob1 --mca btl self,vader
-//     build/bin/collc-probe-cold-allreduce ring|doubling|hand|mpi cold|warm [N]
+//     build/bin/collc-probe-cold-allreduce ring|doubling|hand|mpi cold|warm|self [N [PLANS]]
 //   mpirun ... valgrind --tool=callgrind --cache-sim=yes --LL=33554432,16,64
 //     --toggle-collect='timed_call*' build/bin/collc-probe-cold-allreduce ring cold 20
 #include "coll/runtime.hpp"
@@ -21,12 +26,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace {
 
 struct Call {
   coll::Comm& comm;
+  MPI_Comm mpiComm;
   const char* which;
   double send = 1, recv = 0;
   std::vector<double> scratch = std::vector<double>(16);
@@ -36,8 +43,8 @@ void run(Call& c) {
   if (!std::strcmp(c.which, "ring")) collc::allreduce_ring(c.comm, &c.send, &c.recv, 1);
   else if (!std::strcmp(c.which, "doubling")) collc::allreduce_doubling(c.comm, &c.send, &c.recv, 1);
   else if (!std::strcmp(c.which, "hand"))
-    collc_bench::hand::ringAllreduce(&c.send, &c.recv, 1, MPI_COMM_WORLD, c.scratch);
-  else MPI_Allreduce(&c.send, &c.recv, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    collc_bench::hand::ringAllreduce(&c.send, &c.recv, 1, c.mpiComm, c.scratch);
+  else MPI_Allreduce(&c.send, &c.recv, 1, MPI_DOUBLE, MPI_SUM, c.mpiComm);
 }
 
 }  // namespace
@@ -48,23 +55,30 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const bool known = argc >= 3 && (!std::strcmp(argv[1], "ring") || !std::strcmp(argv[1], "doubling") ||
                                    !std::strcmp(argv[1], "hand") || !std::strcmp(argv[1], "mpi")) &&
-                     (!std::strcmp(argv[2], "cold") || !std::strcmp(argv[2], "warm"));
+                     (!std::strcmp(argv[2], "cold") || !std::strcmp(argv[2], "warm") ||
+                                    !std::strcmp(argv[2], "self"));
   const int iterations = argc > 3 ? std::atoi(argv[3]) : 100;
-  if (!known || iterations < 1) {
-    std::fprintf(stderr, "usage: collc-probe-cold-allreduce ring|doubling|hand|mpi cold|warm [N]\n");
+  const int otherPlans = argc > 4 ? std::atoi(argv[4]) : 0;
+  if (!known || iterations < 1 || otherPlans < 0) {
+    std::fprintf(stderr, "usage: collc-probe-cold-allreduce ring|doubling|hand|mpi cold|warm|self [N [PLANS]]\n");
     MPI_Finalize();
     return 2;
   }
   {
     coll::Comm comm{MPI_COMM_WORLD};
-    Call call{comm, argv[1]};
-    const bool cold = !std::strcmp(argv[2], "cold");
+    Call call{comm, MPI_COMM_WORLD, argv[1]};
+    const bool cold = std::strcmp(argv[2], "warm") != 0, self = !std::strcmp(argv[2], "self");
+    coll::Comm selfComm{MPI_COMM_SELF};
+    Call selfCall{selfComm, MPI_COMM_SELF, argv[1]};
     std::vector<double> memory(std::size_t(6) << 20, 1);  // 48 MiB
+    for (int i = 0; i < otherPlans; ++i)
+      comm.plan<int>("collc-probe-other-plan-" + std::to_string(i), [] { return 0; });
     run(call);
     std::vector<double> times;
     for (int i = 0; i < iterations; ++i) {
       if (cold)
         for (std::size_t k = 0; k < memory.size(); k += 8) memory[k] += 1;
+      if (self) run(selfCall);
       MPI_Barrier(MPI_COMM_WORLD);
       const double start = MPI_Wtime();
       timed_call(call);
