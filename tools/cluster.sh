@@ -22,7 +22,10 @@
 # Open MPI runs with btl self,tcp (and rtc_hwloc_vmhole none: with many
 # daemons on one machine, orted's shared-memory topology write can
 # segfault in hwloc); MPICH (build-mpich/bin/...) with UCX
-# over TCP and MPIR_CVAR_NOLOCAL, so that no two hosts share memory; and
+# over TCP and MPIR_CVAR_NOLOCAL, so that no two hosts share memory, and
+# tools/cluster_yield.c preloaded (compiled here with cc): MPICH's
+# progress loop never yields the core, which K ranks on two cores need as
+# Open MPI's mpi_yield_when_idle gives it; and
 # collc with COLLC_SHM=0 (the namespaces share this machine's memory, so
 # its shared-memory channels would skip the links, as no real hosts can).
 set -euo pipefail
@@ -123,8 +126,10 @@ if [ "$mpi" = openmpi ]; then
       --mca mpi_yield_when_idle 1 --mca op ^avx --mca rtc_hwloc_vmhole none \
       "$program" "$@" || code=$?
 else
+  yield_lib=$work/libcollc_cluster_yield.so
+  cc -O2 -shared -fPIC -o "$yield_lib" "$(dirname "$(readlink -f "$0")")/cluster_yield.c" -ldl
   timeout --kill-after=10 "$limit" ip netns exec "$(host_ns 0)" \
-    mpirun.mpich -hosts "$hosts_csv" -n "$hosts" -ppn 1 \
+    mpirun.mpich -genv LD_PRELOAD "$yield_lib" -hosts "$hosts_csv" -n "$hosts" -ppn 1 \
       -launcher ssh -launcher-exec "$agent" -iface cl0 \
       -genv MPIR_CVAR_NOLOCAL 1 -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES cl0 -genv COLLC_SHM 0 \
       "$program" "$@" || code=$?
