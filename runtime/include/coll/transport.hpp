@@ -232,16 +232,16 @@ class Comm {
   }
 
  private:
-  // One cached plan; the first line holds what a lookup reads for keys of
-  // up to 32 bytes (every runtime family's is 15-40).
+  // One cached plan; its first line holds what a lookup reads for keys of
+  // up to 36 bytes (the runtime families' keys are 18-40).
   struct alignas(64) StoredPlan {
     std::uint64_t hash;
     const void* plan;
     const std::type_info* type;
     std::uint32_t keySize;
     char key[kMaxPlanKey];
-    std::string_view keyView() const { return {key, keySize}; }
   };
+  static_assert(offsetof(StoredPlan, key) == 28, "36 bytes of key share the entry's first line");
   // Keys are a few dozen bytes of names and ints: FNV-1a over 8-byte words.
   static std::uint64_t hashOf(std::string_view key) {
     std::uint64_t h = 1469598103934665603ull;
