@@ -62,16 +62,22 @@ std::size_t bytesOf(const Segment* segments, std::size_t n) {
   return bytes;
 }
 
-// Throws unless `receive`, done through the channels, got the size and
-// tag its step expects.
-void checkSharedMemoryReceive(const ShmChannels::Receive& receive, int tag) {
+// What checkSharedMemoryReceive found wrong, out of the step's lines.
+[[noreturn, gnu::noinline, gnu::cold]] void wrongSharedMemoryReceive(const ShmChannels::Receive& receive,
+                                                                     int tag) {
   if (receive.total != receive.expected)
     throw Error("coll::MpiTransport: expected " + std::to_string(receive.expected) + " bytes from rank " +
                 std::to_string(receive.peer) + " (tag " + std::to_string(tag) + "), got " +
                 std::to_string(receive.total));
-  if (receive.tag != static_cast<std::uint32_t>(tag))
-    throw Error("coll::MpiTransport: expected the message of tag " + std::to_string(tag) + " from rank " +
-                std::to_string(receive.peer) + ", got one of tag " + std::to_string(receive.tag));
+  throw Error("coll::MpiTransport: expected the message of tag " + std::to_string(tag) + " from rank " +
+              std::to_string(receive.peer) + ", got one of tag " + std::to_string(receive.tag));
+}
+
+// Throws unless `receive`, done through the channels, got the size and
+// tag its step expects.
+void checkSharedMemoryReceive(const ShmChannels::Receive& receive, int tag) {
+  if (receive.total != receive.expected || receive.tag != static_cast<std::uint32_t>(tag))
+    wrongSharedMemoryReceive(receive, tag);
 }
 
 // The step of one peer each way (or one side only) through the channels,
@@ -243,6 +249,17 @@ void MpiTransport::setUpSharedMemory(Options options) {
   sharedMemoryBytes_ = static_cast<std::size_t>(agreed[1]);
 }
 
+std::vector<const void*> MpiTransport::hotMemory() const {
+  // The lines of this object a step reads (its first, the channels'
+  // pointer and limit), and the channels' own state and peer table.
+  std::vector<const void*> hot{this, &shm_};
+  if (shm_) {
+    hot.push_back(shm_.get());
+    hot.push_back(shm_->peerTable());
+  }
+  return hot;
+}
+
 void MpiTransport::exchange(const SendSegment* sends, std::size_t numSends, int to,
                             const RecvSegment* recvs, std::size_t numRecvs, int from, int tag) {
   const PeerExchange one{sends, numSends, to, recvs, numRecvs, from};
@@ -331,27 +348,29 @@ void MpiTransport::describe(const Segment* segments, std::size_t n, Message& mes
   message.base = MPI_BOTTOM;
 }
 
+// The common step of a small collective -- one peer each way, through
+// the channels -- here, and everything else in exchangeSteps, out of
+// line: a call after other work then runs a few adjacent lines of this
+// function rather than lines spread over all of it.
 void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int tag) {
-  if (tag < 0) throw Error("coll::MpiTransport: negative tag " + std::to_string(tag));
-  // Tags only need to differ between nearby steps; wrap to stay legal.
-  const int mpiTag = tagUpperBound_ == INT_MAX ? tag : tag % (tagUpperBound_ + 1);
-  // Which sides go through the shared-memory channels: a message of at
-  // most sharedMemoryBytes_ to or from a rank of this node (both sides of
-  // a message know its size, so both take the same way).
-  auto viaShm = [&](int peer, std::size_t bytes) {
-    return shm_ && bytes <= sharedMemoryBytes_ && shm_->reaches(peer);
-  };
-  if (n == 1 && shm_) {
+  if (n == 1 && shm_ && tag >= 0) {
     const PeerExchange& x = exchanges[0];
     const std::size_t out = x.to == kNoPeer ? 0 : bytesOf(x.sends, x.numSends);
     const std::size_t in = x.from == kNoPeer ? 0 : bytesOf(x.recvs, x.numRecvs);
-    if ((x.to == kNoPeer || viaShm(x.to, out)) && (x.from == kNoPeer || viaShm(x.from, in))) {
+    if ((x.to == kNoPeer || viaSharedMemory(x.to, out)) && (x.from == kNoPeer || viaSharedMemory(x.from, in))) {
       ShmChannels::Receive receive;
       exchangeThroughChannels(*shm_, x, out, in, tag, receive);
       if (x.from != kNoPeer) checkSharedMemoryReceive(receive, tag);
       return;
     }
   }
+  exchangeSteps(exchanges, n, tag);
+}
+
+void MpiTransport::exchangeSteps(const PeerExchange* exchanges, std::size_t n, int tag) {
+  if (tag < 0) throw Error("coll::MpiTransport: negative tag " + std::to_string(tag));
+  // Tags only need to differ between nearby steps; wrap to stay legal.
+  const int mpiTag = tagUpperBound_ == INT_MAX ? tag : tag % (tagUpperBound_ + 1);
   shmSends_.clear();
   shmReceives_.clear();
   bool allShm = shm_ != nullptr;
@@ -360,7 +379,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
       const PeerExchange& x = exchanges[e];
       if (x.to != kNoPeer) {
         const std::size_t bytes = bytesOf(x.sends, x.numSends);
-        if (!viaShm(x.to, bytes)) {
+        if (!viaSharedMemory(x.to, bytes)) {
           allShm = false;
         } else {
           ShmChannels::Send& send = shmSends_.emplace_back();
@@ -373,7 +392,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
       }
       if (x.from != kNoPeer) {
         const std::size_t bytes = bytesOf(x.recvs, x.numRecvs);
-        if (!viaShm(x.from, bytes)) {
+        if (!viaSharedMemory(x.from, bytes)) {
           allShm = false;
         } else {
           ShmChannels::Receive& receive = shmReceives_.emplace_back();
@@ -464,9 +483,9 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
   };
   for (std::size_t e = 0; e < n; ++e) {
     const PeerExchange& x = exchanges[e];
-    if (x.to != kNoPeer && !viaShm(x.to, bytesOf(x.sends, x.numSends)))
+    if (x.to != kNoPeer && !viaSharedMemory(x.to, bytesOf(x.sends, x.numSends)))
       stepBytes += packable(x.sends, x.numSends);
-    if (x.from != kNoPeer && !viaShm(x.from, bytesOf(x.recvs, x.numRecvs)))
+    if (x.from != kNoPeer && !viaSharedMemory(x.from, bytesOf(x.recvs, x.numRecvs)))
       stepBytes += packable(x.recvs, x.numRecvs);
   }
   if (packBuffer_.size() < stepBytes) packBuffer_.resize(stepBytes);
@@ -480,7 +499,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
   Message message;
   for (std::size_t e = 0; e < n; ++e) {
     const PeerExchange& x = exchanges[e];
-    if (x.from == kNoPeer || viaShm(x.from, bytesOf(x.recvs, x.numRecvs))) continue;
+    if (x.from == kNoPeer || viaSharedMemory(x.from, bytesOf(x.recvs, x.numRecvs))) continue;
     describeOrAbandon(x.recvs, x.numRecvs, message, &packedRecv);
     requests_.push_back(MPI_REQUEST_NULL);
     expectedBytes_.push_back(message.bytes);
@@ -494,7 +513,7 @@ void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
   packedSend = Packing{packedRecv.base + packedRecv.used, 0, false};
   for (std::size_t e = 0; e < n; ++e) {
     const PeerExchange& x = exchanges[e];
-    if (x.to == kNoPeer || viaShm(x.to, bytesOf(x.sends, x.numSends))) continue;
+    if (x.to == kNoPeer || viaSharedMemory(x.to, bytesOf(x.sends, x.numSends))) continue;
     describeOrAbandon(x.sends, x.numSends, message, &packedSend);
     requests_.push_back(MPI_REQUEST_NULL);
     post(MPI_Isend(message.base, message.count, message.type, x.to, mpiTag, comm_,

@@ -196,3 +196,21 @@ TEST_CASE("ShmChannels: a receive that expects more sees the sender's size, and 
   CHECK(fewer1[1].total == 40);
   CHECK(fewer1[1].exact);
 }
+
+TEST_CASE("ShmChannels: detail::copyBytes copies exactly n bytes at every size and offset") {
+  // The small sizes take the overlapping-word path, above 32 memcpy: every
+  // size from 0 to 80 at every source and destination offset of a word.
+  std::vector<char> from(128), to(128);
+  for (std::size_t i = 0; i < from.size(); ++i) from[i] = static_cast<char>(i * 7 + 1);
+  for (std::size_t n = 0; n <= 80; ++n)
+    for (std::size_t at = 0; at < 8; ++at)
+      for (std::size_t into = 0; into < 8; ++into) {
+        std::fill(to.begin(), to.end(), '\x5a');
+        coll::detail::copyBytes(to.data() + into, from.data() + at, n);
+        for (std::size_t i = 0; i < to.size(); ++i) {
+          const bool inside = i >= into && i < into + n;
+          const char expected = inside ? from[at + i - into] : '\x5a';
+          if (to[i] != expected) FAIL("n " << n << ", from offset " << at << ", to offset " << into << ": byte " << i);
+        }
+      }
+}

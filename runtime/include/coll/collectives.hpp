@@ -62,30 +62,32 @@ class PlanKey {
 };
 
 // The keys of the families' plans in the Comm's cache (the tests use them
-// to put a wrong plan there).
+// to put a wrong plan there): a short family name and the arguments'
+// bytes, so that most keys fit the first line of their cache entry
+// (Comm::StoredPlan: 32 bytes of key).
 inline PlanKey treePlanKey(Kind kind, const Tree& tree, int root) {
-  return PlanKey("coll::treePlan", {static_cast<int>(kind), static_cast<int>(tree.shape),
+  return PlanKey("treePlan", {static_cast<int>(kind), static_cast<int>(tree.shape),
                                     tree.arity, tree.flatBelow, root});
 }
 inline PlanKey digitPlanKey(const Digits& digits) {
-  return PlanKey("coll::digitPlan", {static_cast<int>(digits.system), digits.radix});
+  return PlanKey("digitPlan", {static_cast<int>(digits.system), digits.radix});
 }
 template <class Group>
 PlanKey groupPlanKey(Kind kind, GroupSchedule schedule, const Group& group) {
   const std::uint64_t g = group.planKey();
-  return PlanKey("coll::groupPlan", {static_cast<int>(kind), static_cast<int>(schedule),
+  return PlanKey("groupPlan", {static_cast<int>(kind), static_cast<int>(schedule),
                                      static_cast<int>(g & 0xffffffffu), static_cast<int>(g >> 32)});
 }
 template <class Group>
 PlanKey butterflyPlanKey(Kind kind, int r, const Group& group) {
   const std::uint64_t g = group.planKey();
-  return PlanKey("coll::butterflyPlan", {static_cast<int>(kind), r, static_cast<int>(g & 0xffffffffu),
+  return PlanKey("butterflyPlan", {static_cast<int>(kind), r, static_cast<int>(g & 0xffffffffu),
                                          static_cast<int>(g >> 32)});
 }
-inline PlanKey doublingPlanKey() { return PlanKey("coll::doublingPlan", {}); }
-inline PlanKey trivancePlanKey() { return PlanKey("coll::trivancePlan", {}); }
+inline PlanKey doublingPlanKey() { return PlanKey("doublingPlan", {}); }
+inline PlanKey trivancePlanKey() { return PlanKey("trivancePlan", {}); }
 inline PlanKey scanPlanKey(Kind kind, ScanSchedule schedule) {
-  return PlanKey("coll::scanPlan", {static_cast<int>(kind), static_cast<int>(schedule)});
+  return PlanKey("scanPlan", {static_cast<int>(kind), static_cast<int>(schedule)});
 }
 
 // The segments a pipelined run of `count` elements uses: `segments`, but

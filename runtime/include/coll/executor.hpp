@@ -274,6 +274,30 @@ inline std::vector<int> partsOf(const PlanCode::PartRef* refs, std::uint32_t cou
   return parts;
 }
 
+// Records what `step` of `rank` received (and, for a local copy or merge,
+// sent itself) and then sent, once its group is filed. Out of line and
+// cold: a call without a recording runs none of it, and its code stays
+// out of the lines the executor's loops run.
+[[gnu::noinline, gnu::cold]] inline void recordStep(Recording& recording, const Plan& plan, int rank,
+                                                    const PlanCode::Step& step,
+                                                    const PlanCode::Message* messages,
+                                                    const PlanCode::PartRef* partList) {
+  const std::string& phase = phaseName(plan, step.phase);
+  for (std::uint32_t i = step.firstReceive; i < step.endReceive; ++i) {
+    const PlanCode::Message& m = messages[i];
+    if (m.peer == rank) {
+      const std::vector<int> from = partsOf(partList + m.peerParts, m.count);
+      recording.sent(step.step, rank, rank, from.data(), m.count);
+    }
+    const std::vector<int> into = partsOf(partList + m.parts, m.count);
+    recording.received(step.step, m.peer, rank, into.data(), m.count, step.action, phase);
+  }
+  for (std::uint32_t i = step.firstSend; i < step.firstReceive; ++i) {
+    const std::vector<int> sent = partsOf(partList + messages[i].parts, messages[i].count);
+    recording.sent(step.step, rank, messages[i].peer, sent.data(), messages[i].count);
+  }
+}
+
 [[noreturn, gnu::noinline, gnu::cold]] inline void mismatch(const Plan& plan, int rank, int size,
                                                             std::size_t parts) {
   if (rank != plan.rank || size != plan.ranks)
@@ -295,7 +319,7 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
     detail::mismatch(plan, rank, transport.size(), parts.size());
   std::optional<PlanCode> unchecked;  // made on every call for a plan not marked checked
   const PlanCode& code = plan.checked ? plan.code : detail::uncheckedCode(plan, unchecked);
-  if (recording) recording->describe(plan, RecordedOpOf<Op>::value);
+  if (__builtin_expect(recording != nullptr, 0)) recording->describe(plan, RecordedOpOf<Op>::value);
   std::optional<ExecutorBuffers> local;  // only when the caller keeps none
   ExecutorBuffers& b = buffers ? *buffers : local.emplace();
   const ExecutorBuffers::Lists lists = b.prepare(parts.size(), code.maxSendSegments, code.maxReceiveSegments,
@@ -438,21 +462,9 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
           }
           moved[p] = 1;
         }
-        if (recording) {
-          const std::string& phase = phaseName(plan, step.phase);
-          if (m.peer == rank) {
-            const std::vector<int> from = detail::partsOf(partList + m.peerParts, m.count);
-            recording->sent(step.step, rank, rank, from.data(), m.count);
-          }
-          const std::vector<int> into = detail::partsOf(partList + m.parts, m.count);
-          recording->received(step.step, m.peer, rank, into.data(), m.count, step.action, phase);
-        }
       }
-      if (recording)
-        for (std::uint32_t i = step.firstSend; i < step.firstReceive; ++i) {
-          const std::vector<int> sent = detail::partsOf(partList + messages[i].parts, messages[i].count);
-          recording->sent(step.step, rank, messages[i].peer, sent.data(), messages[i].count);
-        }
+      if (__builtin_expect(recording != nullptr, 0))
+        detail::recordStep(*recording, plan, rank, step, messages, partList);
     }
   }
 }

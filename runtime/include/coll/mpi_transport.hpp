@@ -54,6 +54,7 @@ class MpiTransport final : public Transport {
                 const RecvSegment* recvs, std::size_t numRecvs, int from,
                 int tag) override;
   void exchangeAll(const PeerExchange* exchanges, std::size_t n, int tag) override;
+  std::vector<const void*> hotMemory() const override;
 
   // The largest message the shared-memory channels carry (0: none do,
   // e.g. every rank on a node of its own).
@@ -61,6 +62,15 @@ class MpiTransport final : public Transport {
 
  private:
   void setUpSharedMemory(Options options);
+  // exchangeAll's steps other than one peer each way through the channels.
+  [[gnu::noinline]] void exchangeSteps(const PeerExchange* exchanges, std::size_t n, int tag);
+  // Whether a message of `bytes` to or from `peer` goes through the
+  // shared-memory channels: at most sharedMemoryBytes_, to or from a rank
+  // of this node (both sides of a message know its size, so both take
+  // the same way).
+  bool viaSharedMemory(int peer, std::size_t bytes) const {
+    return shm_ && bytes <= sharedMemoryBytes_ && shm_->reaches(peer);
+  }
   void freeSharedMemory();
   // Runs the step's shared-memory messages and completes its MPI requests
   // (requests_), whichever arrive first.

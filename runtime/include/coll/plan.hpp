@@ -133,8 +133,8 @@ class PlanCode {
            const std::vector<Message>& messages, const std::vector<PartRef>& parts,
            const std::vector<std::int32_t>& unwritten) {
     std::size_t bytes = 0;
-    auto place = [&](std::size_t& at, std::size_t size) {
-      at = bytes;
+    auto place = [&](std::uint32_t& at, std::size_t size) {
+      at = static_cast<std::uint32_t>(bytes);
       bytes += (size + kAlign - 1) / kAlign * kAlign;
     };
     // In the order a call reads them.
@@ -159,6 +159,9 @@ class PlanCode {
     numUnwritten = unwritten.size();
   }
 
+  // Where the lists start: what a call reads first, for Comm::plan to
+  // prefetch along with the plan.
+  const void* hotMemory() const { return block_.data(); }
   const Group* groups() const { return at<Group>(groups_); }
   const Step* steps() const { return at<Step>(steps_); }
   const Pair* pairs() const { return at<Pair>(pairs_); }
@@ -181,7 +184,7 @@ class PlanCode {
     return std::launder(reinterpret_cast<const U*>(block_.data() + offset));
   }
   std::vector<std::byte> block_;  // the lists, each at a byte offset
-  std::size_t groups_ = 0, steps_ = 0, pairs_ = 0, messages_ = 0, parts_ = 0, unwritten_ = 0;
+  std::uint32_t groups_ = 0, steps_ = 0, pairs_ = 0, messages_ = 0, parts_ = 0, unwritten_ = 0;
 };
 
 struct Plan {
@@ -191,14 +194,17 @@ struct Plan {
   int root = -1;  // rooted kinds only
   int parts = 1;  // data parts, then scratchParts more
   int scratchParts = 0;
-  int numSteps = 0;                 // the program's steps, the same on every rank
-  std::vector<std::string> phases;  // the names of the steps' phases
-  std::vector<PlanStep> steps;      // this rank's steps, by increasing number
+  int numSteps = 0;  // the program's steps, the same on every rank
   // Set once coll::checkPlan passed (the Comm's cache checks a plan when it
   // makes it), with `code` made from the steps: the executor then runs
-  // `code` and skips the checks that read only the plan.
+  // `code` and skips the checks that read only the plan. These fields and
+  // the ones above are what a call reads: two adjacent lines.
   bool checked = false;
   PlanCode code;
+  std::vector<std::string> phases;  // the names of the steps' phases
+  std::vector<PlanStep> steps;      // this rank's steps, by increasing number
+
+  const void* hotMemory() const { return code.hotMemory(); }
 };
 
 // A plan of `kind` for rank `rank` of `ranks` with no steps yet.

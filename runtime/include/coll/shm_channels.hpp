@@ -29,6 +29,39 @@
 
 namespace coll {
 
+namespace detail {
+// Copies n bytes. Up to 32 bytes -- a small collective's whole
+// message -- as a few loads and stores, first and last words
+// overlapping (no loop, which the compiler would turn back into a
+// call): a call into the C library's memcpy runs its code and its GOT
+// entry, both out of cache on a call after other work.
+template <class Word>
+void copyEnds(char* to, const char* from, std::size_t n) {
+  Word first, last;
+  std::memcpy(&first, from, sizeof(Word));
+  std::memcpy(&last, from + n - sizeof(Word), sizeof(Word));
+  std::memcpy(to, &first, sizeof(Word));
+  std::memcpy(to + n - sizeof(Word), &last, sizeof(Word));
+}
+inline void copyBytes(char* to, const char* from, std::size_t n) {
+  if (n >= 16 && n <= 32) {
+    copyEnds<std::uint64_t>(to, from, 16);
+    copyEnds<std::uint64_t>(to + n - 16, from + n - 16, 16);
+  } else if (n >= 8 && n < 16) {
+    copyEnds<std::uint64_t>(to, from, n);
+  } else if (n >= 4 && n < 8) {
+    copyEnds<std::uint32_t>(to, from, n);
+  } else if (n > 0 && n < 4) {
+    const char a = from[0], b = from[n / 2], c = from[n - 1];
+    to[0] = a;
+    to[n / 2] = b;
+    to[n - 1] = c;
+  } else if (n > 32) {
+    std::memcpy(to, from, n);
+  }
+}
+}  // namespace detail
+
 class ShmChannels {
  public:
   struct Shape {
@@ -103,6 +136,9 @@ class ShmChannels {
   }
 
   // Whether rank r (the caller's numbering) is on this node.
+  // Where the peers' channel pointers and positions are (a step reads
+  // them first; MpiTransport::hotMemory).
+  const void* peerTable() const { return peers_.data(); }
   bool reaches(int r) const { return peers_[static_cast<std::size_t>(r)].out != nullptr; }
   std::size_t payloadBytes() const { return payload_; }
 
@@ -180,7 +216,7 @@ class ShmChannels {
     while (n) {
       const SendSegment& s = send.segments[send.segment];
       const std::size_t take = s.bytes - send.offset < n ? s.bytes - send.offset : n;
-      std::memcpy(out, static_cast<const char*>(s.data) + send.offset, take);
+      detail::copyBytes(out, static_cast<const char*>(s.data) + send.offset, take);
       out += take;
       n -= take;
       send.offset += take;
@@ -196,7 +232,7 @@ class ShmChannels {
     while (n && receive.segment < receive.numSegments) {
       const RecvSegment& s = receive.segments[receive.segment];
       const std::size_t take = s.bytes - receive.offset < n ? s.bytes - receive.offset : n;
-      std::memcpy(static_cast<char*>(s.data) + receive.offset, in, take);
+      detail::copyBytes(static_cast<char*>(s.data) + receive.offset, in, take);
       in += take;
       n -= take;
       receive.offset += take;

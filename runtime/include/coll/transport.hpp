@@ -55,6 +55,12 @@ class Transport {
   virtual ~Transport() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  // Where its exchanges start reading (its own members, its channels'
+  // tables): a Comm asks once and prefetches these at the start of every
+  // call, so after other work has pushed them out of cache they arrive
+  // together rather than one wait each (docs/benchmarks.md, "Where a cold
+  // call waits").
+  virtual std::vector<const void*> hotMemory() const { return {}; }
   // One step of a schedule: send `sends` (in order) to rank `to` and receive
   // `recvs` (in order) from rank `from`, concurrently; either may be kNoPeer
   // (then its segment list is ignored). Returns when both sides are complete.
@@ -108,6 +114,8 @@ class ExecutorBuffers {
             reinterpret_cast<PeerExchange*>(b + pairAt)};
   }
   std::vector<unsigned char> staging;
+  // The lists' block (null before a first call), for Comm::plan to prefetch.
+  const void* hotMemory() const { return block_.data(); }
 
  private:
   static_assert(alignof(SendSegment) <= alignof(std::max_align_t) && sizeof(SendSegment) % alignof(PeerExchange) == 0 &&
@@ -125,6 +133,10 @@ class ExecutorBuffers {
 class Workspace {
  public:
   enum Slot { parts, scratch, copy, numSlots };
+
+  // The part layout's block (null before a first call), for Comm::plan to
+  // prefetch.
+  const void* hotMemory() const { return blocks_[parts].data.get(); }
 
   template <class T>
   T* get(Slot slot, std::size_t n) {
@@ -174,6 +186,11 @@ class Comm {
   // records every collective call into that file (see recordTo).
   explicit Comm(std::unique_ptr<Transport> transport) : transport_(std::move(transport)) {
     if (!transport_) throw Error("coll::Comm: null transport");
+    rank_ = transport_->rank();
+    size_ = transport_->size();
+    const std::vector<const void*> hot = transport_->hotMemory();
+    for (const void* p : hot)
+      if (numHot_ < kMaxHot) hot_[numHot_++] = p;
     if (const char* file = std::getenv("COLLC_RECORD"); file && *file) recordFile_ = file;
   }
   Comm(const Comm&) = delete;
@@ -182,8 +199,9 @@ class Comm {
   Comm& operator=(Comm&&) noexcept = default;
   ~Comm() = default;
 
-  int rank() const { return transport_->rank(); }
-  int size() const { return transport_->size(); }
+  // The transport's, kept here: a call's first read, without its lines.
+  int rank() const { return rank_; }
+  int size() const { return size_; }
   Transport& transport() { return *transport_; }
 
   // Where the executor records what this rank sends and receives (null:
@@ -215,7 +233,7 @@ class Comm {
   // step list), made by `make` on first use and kept while the Comm lives,
   // so a collective called in a loop plans once. The size never changes,
   // so `key` (the plan's maker and arguments, e.g.
-  // "coll::butterflyPlan(1, cyclic)", at most kMaxPlanKey bytes)
+  // "butterflyPlan" and its arguments' bytes, at most kMaxPlanKey bytes)
   // identifies the plan; a key asked for as another Plan type is an error.
   // The lookup is one probe of an open-addressed table of key hashes and
   // one entry holding the key itself: a call after other work (cold
@@ -223,25 +241,46 @@ class Comm {
   // Comm holds (collc-bench's holds dozens; a scan of their hashes missed
   // one line per eight). Making a plan is out of the lookup's code
   // (addPlan), so a call runs through little code.
+  // Every collective asks for its plan first, so the lookup also starts
+  // fetching what the rest of the call reads (prefetchCall) and, once it
+  // finds the plan, the plan's own hot memory (a member hotMemory(), if
+  // the Plan type has one): a call after other work then waits for these
+  // lines together instead of one after another (docs/benchmarks.md,
+  // "Where a cold call waits").
   static constexpr std::size_t kMaxPlanKey = 64;
   template <class Plan, class Make>
   const Plan& plan(std::string_view key, Make&& make) {
     const std::uint64_t hash = hashOf(key);
+    prefetchCall(hash);
     if (const void* found = findPlan(key, hash, typeid(Plan))) return *static_cast<const Plan*>(found);
     return addPlan<Plan>(key, hash, make);
   }
 
  private:
   // One cached plan; its first line holds what a lookup reads for keys of
-  // up to 36 bytes (the runtime families' keys are 18-40).
+  // up to 32 bytes (the runtime families' keys are 12-33).
   struct alignas(64) StoredPlan {
-    std::uint64_t hash;
-    const void* plan;
-    const std::type_info* type;
+    std::uint32_t hash;  // the key's hash's low half (the table's index takes low bits)
     std::uint32_t keySize;
+    const void* plan;
+    const void* hot;  // the plan's hotMemory() (or null), prefetched on a hit
+    const std::type_info* type;
     char key[kMaxPlanKey];
+    std::shared_ptr<const void> owner;  // keeps `plan` alive; off the lookup's first line
   };
-  static_assert(offsetof(StoredPlan, key) == 28, "36 bytes of key share the entry's first line");
+  static_assert(offsetof(StoredPlan, key) == 32, "32 bytes of key share the entry's first line");
+  static_assert(sizeof(StoredPlan) == 128, "an entry is two lines");
+  template <class Plan, class = void>
+  struct HasHotMemory : std::false_type {};
+  template <class Plan>
+  struct HasHotMemory<Plan, std::void_t<decltype(std::declval<const Plan&>().hotMemory())>> : std::true_type {};
+  // Independent lines: prefetched together, they cost about one wait.
+  void prefetchCall(std::uint64_t hash) const {
+    for (int i = 0; i < numHot_; ++i) __builtin_prefetch(hot_[i]);
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
+    __builtin_prefetch(executorBuffers_.hotMemory());
+    __builtin_prefetch(workspace_.hotMemory());
+  }
   // Keys are a few dozen bytes of names and ints: FNV-1a over 8-byte words.
   static std::uint64_t hashOf(std::string_view key) {
     std::uint64_t h = 1469598103934665603ull;
@@ -254,9 +293,18 @@ class Comm {
     for (; i < key.size(); ++i) h = (h ^ static_cast<unsigned char>(key[i])) * 1099511628211ull;
     return h ^ (h >> 29);  // the table's index takes the low bits
   }
+  // Inline, 8 bytes at a time: no call into the C library's memcmp,
+  // whose code is cold on a call after other work.
   static bool sameKey(const StoredPlan& stored, std::string_view key) {
     if (stored.keySize != key.size()) return false;
-    for (std::size_t i = 0; i < key.size(); ++i)  // inline: no cold library call
+    std::size_t i = 0;
+    for (; i + 8 <= key.size(); i += 8) {
+      std::uint64_t a, b;
+      std::memcpy(&a, stored.key + i, 8);
+      std::memcpy(&b, key.data() + i, 8);
+      if (a != b) return false;
+    }
+    for (; i < key.size(); ++i)
       if (stored.key[i] != key[i]) return false;
     return true;
   }
@@ -267,7 +315,8 @@ class Comm {
       const std::uint32_t slot = slots_[i];
       if (!slot) return nullptr;
       const StoredPlan& stored = plans_[slot - 1];
-      if (stored.hash != hash || !sameKey(stored, key)) continue;
+      if (stored.hash != static_cast<std::uint32_t>(hash) || !sameKey(stored, key)) continue;
+      __builtin_prefetch(stored.hot);
       if (stored.type != &type && *stored.type != type)
         throw Error("coll::Comm::plan: '" + std::string(key) + "' holds another type of plan");
       return stored.plan;
@@ -280,10 +329,12 @@ class Comm {
       throw Error("coll::Comm::plan: the key '" + std::string(key) + "' is longer than " +
                   std::to_string(kMaxPlanKey) + " bytes");
     auto made = std::make_shared<const Plan>(make());
-    StoredPlan stored{hash, made.get(), &typeid(Plan), static_cast<std::uint32_t>(key.size()), {}};
+    const void* hot = nullptr;
+    if constexpr (HasHotMemory<Plan>::value) hot = made->hotMemory();
+    StoredPlan stored{static_cast<std::uint32_t>(hash), static_cast<std::uint32_t>(key.size()), made.get(), hot,
+                      &typeid(Plan), {}, made};
     std::memcpy(stored.key, key.data(), key.size());
-    owners_.push_back(made);
-    plans_.push_back(stored);
+    plans_.push_back(std::move(stored));
     if (slots_.size() < 2 * plans_.size()) {  // at most half full: short probes
       std::size_t size = 16;  // a power of two: the index is hash & (size - 1)
       while (size < 4 * plans_.size()) size *= 2;
@@ -302,9 +353,12 @@ class Comm {
   }
 
   std::unique_ptr<Transport> transport_;
-  std::vector<StoredPlan> plans_;                  // in the order made
-  std::vector<std::shared_ptr<const void>> owners_;  // owners_[i] owns plans_[i].plan
-  std::vector<std::uint32_t> slots_;               // 0 empty, else 1 + an index into plans_
+  int rank_ = 0, size_ = 1;
+  static constexpr int kMaxHot = 8;
+  const void* hot_[kMaxHot] = {};  // the transport's hotMemory()
+  int numHot_ = 0;
+  std::vector<StoredPlan> plans_;     // in the order made
+  std::vector<std::uint32_t> slots_;  // 0 empty, else 1 + an index into plans_
   std::shared_ptr<Recording> recording_;
   std::string recordFile_;
   int callsRecorded_ = 0;

@@ -6,14 +6,17 @@
 // MPI ring, or MPI_Allreduce. Prints the median of N (maximum over ranks).
 // `self` is `cold` with the same call on MPI_COMM_SELF after the pass: the
 // call's code warm, the world communicator's data (plans, buffers,
-// channels) still cold.
+// channels) still cold. `twin` runs the same call on a second Comm of
+// MPI_COMM_WORLD after the pass: all of the call's code warm, the timed
+// Comm's data cold. `tlb` touches one line per page of the 48 MiB instead
+// of every line: the pages' translations are evicted, most lines are not.
 // With PLANS > 0 the Comm first caches that many other plans, as
 // collc-bench's Comm holds every case's plans when it times one.
 // The timed call is the function `timed_call`, so callgrind can count
 // its cache misses alone (a first call outside it makes the
 // plans):
 //   mpirun -np 2 --bind-to none --mca pml ob1 --mca btl self,vader
-//     build/bin/collc-probe-cold-allreduce ring|doubling|hand|mpi cold|warm|self [N [PLANS]]
+//     build/bin/collc-probe-cold-allreduce ring|doubling|hand|mpi cold|warm|self|twin|tlb [N [PLANS]]
 //   mpirun ... valgrind --tool=callgrind --cache-sim=yes --LL=33554432,16,64
 //     --toggle-collect='timed_call*' build/bin/collc-probe-cold-allreduce ring cold 20
 #include "coll/runtime.hpp"
@@ -56,29 +59,37 @@ int main(int argc, char** argv) {
   const bool known = argc >= 3 && (!std::strcmp(argv[1], "ring") || !std::strcmp(argv[1], "doubling") ||
                                    !std::strcmp(argv[1], "hand") || !std::strcmp(argv[1], "mpi")) &&
                      (!std::strcmp(argv[2], "cold") || !std::strcmp(argv[2], "warm") ||
-                                    !std::strcmp(argv[2], "self"));
+                      !std::strcmp(argv[2], "self") || !std::strcmp(argv[2], "twin") ||
+                      !std::strcmp(argv[2], "tlb"));
   const int iterations = argc > 3 ? std::atoi(argv[3]) : 100;
   const int otherPlans = argc > 4 ? std::atoi(argv[4]) : 0;
   if (!known || iterations < 1 || otherPlans < 0) {
-    std::fprintf(stderr, "usage: collc-probe-cold-allreduce ring|doubling|hand|mpi cold|warm|self [N [PLANS]]\n");
+    std::fprintf(stderr,
+                 "usage: collc-probe-cold-allreduce ring|doubling|hand|mpi cold|warm|self|twin|tlb [N [PLANS]]\n");
     MPI_Finalize();
     return 2;
   }
   {
     coll::Comm comm{MPI_COMM_WORLD};
     Call call{comm, MPI_COMM_WORLD, argv[1]};
-    const bool cold = std::strcmp(argv[2], "warm") != 0, self = !std::strcmp(argv[2], "self");
+    const bool cold = std::strcmp(argv[2], "warm") != 0, self = !std::strcmp(argv[2], "self"),
+               twin = !std::strcmp(argv[2], "twin");
+    const std::size_t stride = std::strcmp(argv[2], "tlb") ? 8 : 512 + 8;  // doubles: a line, or a page and a line
     coll::Comm selfComm{MPI_COMM_SELF};
     Call selfCall{selfComm, MPI_COMM_SELF, argv[1]};
+    coll::Comm twinComm{MPI_COMM_WORLD};
+    Call twinCall{twinComm, MPI_COMM_WORLD, argv[1]};
     std::vector<double> memory(std::size_t(6) << 20, 1);  // 48 MiB
     for (int i = 0; i < otherPlans; ++i)
       comm.plan<int>("collc-probe-other-plan-" + std::to_string(i), [] { return 0; });
     run(call);
+    run(twinCall);
     std::vector<double> times;
     for (int i = 0; i < iterations; ++i) {
       if (cold)
-        for (std::size_t k = 0; k < memory.size(); k += 8) memory[k] += 1;
+        for (std::size_t k = 0; k < memory.size(); k += stride) memory[k] += 1;
       if (self) run(selfCall);
+      if (twin) run(twinCall);
       MPI_Barrier(MPI_COMM_WORLD);
       const double start = MPI_Wtime();
       timed_call(call);
