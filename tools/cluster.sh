@@ -8,15 +8,20 @@
 # (10.77.0.0/24 by default).
 #
 #   tools/cluster.sh [--hosts K] [--rate 1gbit] [--queue MS] [--mpi openmpi|mpich]
-#                    [--timeout SECONDS] -- PROGRAM [ARGS...]
+#                    [--tcp-cc reno|...] [--timeout SECONDS] -- PROGRAM [ARGS...]
 #
 # runs PROGRAM on K ranks, one per host (needs root). --queue: how long a
 # packet may wait in a link's queue (tbf's latency, default 50 ms); a deep
 # queue also holds the ACKs of the flow coming the other way behind the
-# outgoing data, which a ring's every step waits for (docs/benchmarks.md). Example (the
-# allreduce of docs/benchmarks.md, 6 hosts at 200 Mbit/s):
+# outgoing data, which a ring's every step waits for (docs/benchmarks.md).
+# --tcp-cc: the hosts' TCP congestion control (default: the machine's).
+# This machine's default is BBR, whose rate estimate misreads these
+# links' delayed ACKs (a ring's 256 KiB steps at 1.3 of the rate); reno,
+# loss-based like Debian's default cubic (which a namespace here may not
+# choose), runs them at 1.05. Example (the allreduce of
+# docs/benchmarks.md, 6 hosts at 200 Mbit/s):
 #
-#   tools/cluster.sh --hosts 6 --rate 200mbit -- \
+#   tools/cluster.sh --hosts 6 --rate 200mbit --queue 5 --tcp-cc reno -- \
 #     build/bin/collc-bench --kinds allreduce --sizes 8,1M --trials 11 --csv c.csv
 #
 # Open MPI runs with btl self,tcp (and rtc_hwloc_vmhole none: with many
@@ -30,7 +35,7 @@
 # its shared-memory channels would skip the links, as no real hosts can).
 set -euo pipefail
 
-hosts=4 rate=1gbit queue=50 mpi=openmpi limit=900 subnet=10.77.0
+hosts=4 rate=1gbit queue=50 mpi=openmpi limit=900 subnet=10.77.0 cc=
 while (($#)); do
   case $1 in
     --hosts) hosts=$2; shift 2 ;;
@@ -38,6 +43,7 @@ while (($#)); do
     --queue) queue=$2; shift 2 ;;
     --mpi) mpi=$2; shift 2 ;;
     --timeout) limit=$2; shift 2 ;;
+    --tcp-cc) cc=$2; shift 2 ;;
     --subnet) subnet=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "cluster.sh: error: unknown option '$1' (see the usage at the top of $0)" >&2; exit 2 ;;
@@ -52,6 +58,11 @@ done
   { echo "cluster.sh: error: --queue must be 1..1000 (milliseconds), got '$queue'" >&2; exit 2; }
 [ "$mpi" = openmpi ] || [ "$mpi" = mpich ] ||
   { echo "cluster.sh: error: --mpi must be openmpi or mpich, got '$mpi'" >&2; exit 2; }
+# A namespace may choose among the congestion controls the machine allows
+# (available but not allowed ones are refused there).
+allowed=$(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control 2>/dev/null || true)
+[ -z "$cc" ] || [[ " $allowed " == *" $cc "* ]] ||
+  { echo "cluster.sh: error: --tcp-cc must be one this machine allows ($allowed), got '$cc'" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "cluster.sh: error: network namespaces need root" >&2; exit 2; }
 
 program=$(readlink -f "$1")
@@ -89,6 +100,7 @@ for ((i = 0; i < hosts; i++)); do
   # A collective's messages follow idle gaps: TCP must not fall back to
   # slow start after each (the default), or a link never reaches its rate.
   ip netns exec "$ns" sysctl -q -w net.ipv4.tcp_slow_start_after_idle=0
+  [ -z "$cc" ] || ip netns exec "$ns" sysctl -q -w net.ipv4.tcp_congestion_control="$cc"
   ip -n "$ns" link set cl0 up
   ip -n "$bridge_ns" link set "${tag}b$i" master br0 up
   # tbf drops a packet larger than its burst: keep the kernel's segment

@@ -260,6 +260,11 @@ std::vector<const void*> MpiTransport::hotMemory() const {
   return hot;
 }
 
+Transport::MovingMemory MpiTransport::movingHotMemory() const {
+  if (!shm_) return {};
+  return {shm_->nextSlots(), shm_->numNextSlots()};
+}
+
 void MpiTransport::exchange(const SendSegment* sends, std::size_t numSends, int to,
                             const RecvSegment* recvs, std::size_t numRecvs, int from, int tag) {
   const PeerExchange one{sends, numSends, to, recvs, numRecvs, from};

@@ -214,3 +214,63 @@ TEST_CASE("ShmChannels: detail::copyBytes copies exactly n bytes at every size a
         }
       }
 }
+
+// The slots the next message to and from each ring neighbour will use,
+// which a call prefetches before it reads its plan: exact addresses as
+// messages move and wrap around, one entry pair per distinct neighbour on
+// the node.
+TEST_CASE("ShmChannels: nextSlots() names the next slot to and from each ring neighbour") {
+  ShmChannels::Shape shape;
+  shape.slots = 3;
+  shape.slotBytes = 64;
+  const std::size_t channelBytes = 3 * 64;
+  Node node(4, shape);
+  auto region = [&](int r) { return reinterpret_cast<const char*>(node.memory[static_cast<std::size_t>(r)].get()); };
+  // Rank 0 watches 1 (next) and 3 (previous); rank 1 watches 2 and 0.
+  const ShmChannels& zero = node.channels[0];
+  REQUIRE(zero.numNextSlots() == 4);
+  CHECK(zero.nextSlots()[0] == region(1) + 0 * channelBytes);  // to 1: slot 0 of 0's channel in 1's region
+  CHECK(zero.nextSlots()[1] == region(0) + 1 * channelBytes);  // from 1: slot 0 of 1's channel in 0's region
+  CHECK(zero.nextSlots()[2] == region(3) + 0 * channelBytes);
+  CHECK(zero.nextSlots()[3] == region(0) + 3 * channelBytes);
+  // Rank 0 sends rank 1 four messages of 1, 2, 1 and 1 fragments (40 bytes
+  // of payload a slot); 1 reads each before the next.
+  const std::size_t payload = zero.payloadBytes();
+  std::size_t position = 0;
+  for (std::size_t bytes : {std::size_t(1), payload + 1, payload, std::size_t(0)}) {
+    std::vector<unsigned char> out(bytes, 7), in(bytes);
+    const coll::SendSegment s{out.data(), out.size()};
+    const coll::RecvSegment d{in.data(), in.size()};
+    ShmChannels::Send send;
+    send.peer = 1;
+    send.segments = &s;
+    send.numSegments = 1;
+    send.bytes = bytes;
+    ShmChannels::Receive receive;
+    receive.peer = 0;
+    receive.segments = &d;
+    receive.numSegments = 1;
+    receive.expected = bytes;
+    while (!send.done || !receive.done) {
+      if (!send.done) node.channels[0].progress(send);
+      if (!receive.done) node.channels[1].progress(receive);
+    }
+    position += bytes <= payload ? 1 : 2;
+    INFO("after " << position << " fragments");
+    const std::size_t slot = position % 3;
+    CHECK(zero.nextSlots()[0] == region(1) + 0 * channelBytes + slot * 64);
+    CHECK(zero.nextSlots()[1] == region(0) + 1 * channelBytes);  // nothing came from 1
+    CHECK(node.channels[1].nextSlots()[3] == region(1) + 0 * channelBytes + slot * 64);  // 1 from 0
+    CHECK(node.channels[1].nextSlots()[0] == region(2) + 1 * channelBytes);  // 1 to 2: unmoved
+    CHECK(node.channels[1].nextSlots()[2] == region(0) + 1 * channelBytes);  // 1 to 0: unmoved
+  }
+  CHECK(position == 5);
+  // Two ranks: one neighbour. A neighbour on another node: not watched.
+  Node pair(2, shape);
+  CHECK(pair.channels[0].numNextSlots() == 2);
+  CHECK(pair.channels[1].nextSlots()[0] == reinterpret_cast<const char*>(pair.memory[0].get()) + 1 * channelBytes);
+  std::vector<void*> regions{node.memory[0].get(), node.memory[1].get()};
+  const ShmChannels split(regions, 0, {0, 1, -1}, shape);  // rank 2 is elsewhere
+  REQUIRE(split.numNextSlots() == 2);
+  CHECK(split.nextSlots()[0] == region(1));
+}

@@ -55,6 +55,7 @@ class MpiTransport final : public Transport {
                 int tag) override;
   void exchangeAll(const PeerExchange* exchanges, std::size_t n, int tag) override;
   std::vector<const void*> hotMemory() const override;
+  MovingMemory movingHotMemory() const override;
 
   // The largest message the shared-memory channels carry (0: none do,
   // e.g. every rank on a node of its own).

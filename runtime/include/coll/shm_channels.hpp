@@ -62,7 +62,7 @@ inline void copyBytes(char* to, const char* from, std::size_t n) {
 }
 }  // namespace detail
 
-class ShmChannels {
+class alignas(64) ShmChannels {
  public:
   struct Shape {
     std::uint32_t slots = 8;         // per channel: fragments in flight
@@ -71,6 +71,9 @@ class ShmChannels {
     // two up to 4 KiB takes one slot.
     std::uint32_t slotBytes = 4096 + 64;
   };
+
+  // Ring neighbours whose next slots nextSlots() keeps (rank + 1, rank - 1).
+  static constexpr int kWatchedPeers = 2;
 
   // One message from this rank to rank `peer` (a rank reaches() says is
   // on the node), moved by progress(): `bytes` in total from `numSegments`
@@ -133,13 +136,31 @@ class ShmChannels {
       peers_[r].in = static_cast<char*>(regions[static_cast<std::size_t>(self)]) +
                      static_cast<std::size_t>(node) * channelBytes;
     }
+    // Watch this rank's ring neighbours (rank + 1 and rank - 1) on the node.
+    const int P = static_cast<int>(nodeRankOf.size());
+    int me = 0;
+    while (me < P && nodeRankOf[static_cast<std::size_t>(me)] != self) ++me;
+    for (int neighbour : {(me + 1) % P, (me + P - 1) % P}) {
+      if (me == P || neighbour == me || !reaches(neighbour) ||
+          (numWatched_ == 1 && watched_[0] == neighbour))
+        continue;
+      watched_[numWatched_++] = neighbour;
+      noteNextSlots(neighbour);
+    }
   }
 
   // Whether rank r (the caller's numbering) is on this node.
+  bool reaches(int r) const { return peers_[static_cast<std::size_t>(r)].out != nullptr; }
   // Where the peers' channel pointers and positions are (a step reads
   // them first; MpiTransport::hotMemory).
   const void* peerTable() const { return peers_.data(); }
-  bool reaches(int r) const { return peers_[static_cast<std::size_t>(r)].out != nullptr; }
+  // The slots the next message to and the next from each of this rank's
+  // ring neighbours on the node will use (numNextSlots() pointers, kept
+  // current as messages move): a call prefetches them before it has read
+  // its plan (MpiTransport::movingHotMemory), as MPI's small messages
+  // find their buffers still in cache after its own barrier.
+  const void* const* nextSlots() const { return nextSlots_; }
+  int numNextSlots() const { return 2 * numWatched_; }
   std::size_t payloadBytes() const { return payload_; }
 
   // Writes as many of the message's fragments as the channel has free
@@ -167,6 +188,7 @@ class ShmChannels {
       moved = true;
     }
     send.done = send.fragmentsDone == fragments;
+    if (moved) noteNextSlots(send.peer);
     return moved;
   }
 
@@ -192,6 +214,7 @@ class ShmChannels {
       receive.done = receive.fragmentsDone == fragmentsOf(receive.total);
       moved = true;
     }
+    if (moved) noteNextSlots(receive.peer);
     return moved;
   }
 
@@ -251,6 +274,19 @@ class ShmChannels {
     std::uint64_t sent = 0, received = 0;
   };
 
+  void noteNextSlots(int r) {
+    for (int w = 0; w < numWatched_; ++w)
+      if (watched_[w] == r) {
+        const Peer& peer = peers_[static_cast<std::size_t>(r)];
+        nextSlots_[2 * w] = peer.out + (peer.sent % shape_.slots) * shape_.slotBytes;
+        nextSlots_[2 * w + 1] = peer.in + (peer.received % shape_.slots) * shape_.slotBytes;
+      }
+  }
+
+  // First: on the object's first line, which a call prefetches.
+  const void* nextSlots_[2 * kWatchedPeers] = {};  // [2w]: to watched_[w], [2w + 1]: from it
+  int watched_[kWatchedPeers] = {-1, -1};
+  int numWatched_ = 0;
   Shape shape_;
   std::size_t payload_;
   std::vector<Peer> peers_;  // by the caller's rank

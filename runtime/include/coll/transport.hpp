@@ -61,6 +61,15 @@ class Transport {
   // together rather than one wait each (docs/benchmarks.md, "Where a cold
   // call waits").
   virtual std::vector<const void*> hotMemory() const { return {}; }
+  // Lines whose addresses move as the transport runs (e.g. the
+  // shared-memory slots its next messages to and from its neighbours will
+  // use): `count` pointers at `lines` that the transport keeps current
+  // while it lives; a Comm reads and prefetches them at every call's start.
+  struct MovingMemory {
+    const void* const* lines = nullptr;
+    int count = 0;
+  };
+  virtual MovingMemory movingHotMemory() const { return {}; }
   // One step of a schedule: send `sends` (in order) to rank `to` and receive
   // `recvs` (in order) from rank `from`, concurrently; either may be kNoPeer
   // (then its segment list is ignored). Returns when both sides are complete.
@@ -191,6 +200,7 @@ class Comm {
     const std::vector<const void*> hot = transport_->hotMemory();
     for (const void* p : hot)
       if (numHot_ < kMaxHot) hot_[numHot_++] = p;
+    moving_ = transport_->movingHotMemory();
     if (const char* file = std::getenv("COLLC_RECORD"); file && *file) recordFile_ = file;
   }
   Comm(const Comm&) = delete;
@@ -235,11 +245,11 @@ class Comm {
   // so `key` (the plan's maker and arguments, e.g.
   // "butterflyPlan" and its arguments' bytes, at most kMaxPlanKey bytes)
   // identifies the plan; a key asked for as another Plan type is an error.
-  // The lookup is one probe of an open-addressed table of key hashes and
-  // one entry holding the key itself: a call after other work (cold
-  // caches) misses about two lines before its plan however many plans the
-  // Comm holds (collc-bench's holds dozens; a scan of their hashes missed
-  // one line per eight). Making a plan is out of the lookup's code
+  // The lookup is one probe of an open-addressed table whose entries hold
+  // the key itself: a call after other work (cold caches) misses one line
+  // before its plan however many plans the Comm holds (collc-bench's holds
+  // dozens; a scan of their hashes missed one line per eight, a table of
+  // indexes into the entries one more line). Making a plan is out of the lookup's code
   // (addPlan), so a call runs through little code.
   // Every collective asks for its plan first, so the lookup also starts
   // fetching what the rest of the call reads (prefetchCall) and, once it
@@ -250,19 +260,20 @@ class Comm {
   static constexpr std::size_t kMaxPlanKey = 64;
   template <class Plan, class Make>
   const Plan& plan(std::string_view key, Make&& make) {
-    const std::uint64_t hash = hashOf(key);
+    const std::uint32_t hash = hashOf(key);
     prefetchCall(hash);
     if (const void* found = findPlan(key, hash, typeid(Plan))) return *static_cast<const Plan*>(found);
     return addPlan<Plan>(key, hash, make);
   }
 
  private:
-  // One cached plan; its first line holds what a lookup reads for keys of
-  // up to 32 bytes (the runtime families' keys are 12-33).
+  // One cached plan, or an empty entry of the table (plan null); its
+  // first line holds what a lookup reads for keys of up to 32 bytes (the
+  // runtime families' keys are 12-33).
   struct alignas(64) StoredPlan {
-    std::uint32_t hash;  // the key's hash's low half (the table's index takes low bits)
+    std::uint32_t hash;  // the key's hash (the table's index takes its low bits)
     std::uint32_t keySize;
-    const void* plan;
+    const void* plan = nullptr;
     const void* hot;  // the plan's hotMemory() (or null), prefetched on a hit
     const std::type_info* type;
     char key[kMaxPlanKey];
@@ -275,14 +286,17 @@ class Comm {
   template <class Plan>
   struct HasHotMemory<Plan, std::void_t<decltype(std::declval<const Plan&>().hotMemory())>> : std::true_type {};
   // Independent lines: prefetched together, they cost about one wait.
-  void prefetchCall(std::uint64_t hash) const {
+  void prefetchCall(std::uint32_t hash) const {
     for (int i = 0; i < numHot_; ++i) __builtin_prefetch(hot_[i]);
-    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
+    if (!table_.empty()) __builtin_prefetch(&table_[hash & (table_.size() - 1)]);
     __builtin_prefetch(executorBuffers_.hotMemory());
     __builtin_prefetch(workspace_.hotMemory());
+    // Last: their addresses are read from the transport's memory, which
+    // the loop above has only started to fetch.
+    for (int i = 0; i < moving_.count; ++i) __builtin_prefetch(moving_.lines[i]);
   }
   // Keys are a few dozen bytes of names and ints: FNV-1a over 8-byte words.
-  static std::uint64_t hashOf(std::string_view key) {
+  static std::uint32_t hashOf(std::string_view key) {
     std::uint64_t h = 1469598103934665603ull;
     std::size_t i = 0;
     for (; i + 8 <= key.size(); i += 8) {
@@ -291,7 +305,7 @@ class Comm {
       h = (h ^ word) * 1099511628211ull;
     }
     for (; i < key.size(); ++i) h = (h ^ static_cast<unsigned char>(key[i])) * 1099511628211ull;
-    return h ^ (h >> 29);  // the table's index takes the low bits
+    return static_cast<std::uint32_t>(h ^ (h >> 29));  // the table's index takes the low bits
   }
   // Inline, 8 bytes at a time: no call into the C library's memcmp,
   // whose code is cold on a call after other work.
@@ -308,14 +322,13 @@ class Comm {
       if (stored.key[i] != key[i]) return false;
     return true;
   }
-  const void* findPlan(std::string_view key, std::uint64_t hash, const std::type_info& type) const {
-    if (slots_.empty()) return nullptr;
-    const std::size_t mask = slots_.size() - 1;
+  const void* findPlan(std::string_view key, std::uint32_t hash, const std::type_info& type) const {
+    if (table_.empty()) return nullptr;
+    const std::size_t mask = table_.size() - 1;
     for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-      const std::uint32_t slot = slots_[i];
-      if (!slot) return nullptr;
-      const StoredPlan& stored = plans_[slot - 1];
-      if (stored.hash != static_cast<std::uint32_t>(hash) || !sameKey(stored, key)) continue;
+      const StoredPlan& stored = table_[i];
+      if (!stored.plan) return nullptr;
+      if (stored.hash != hash || !sameKey(stored, key)) continue;
       __builtin_prefetch(stored.hot);
       if (stored.type != &type && *stored.type != type)
         throw Error("coll::Comm::plan: '" + std::string(key) + "' holds another type of plan");
@@ -324,32 +337,33 @@ class Comm {
   }
   // The first call's path: makes the plan (out of the lookup's code).
   template <class Plan, class Make>
-  [[gnu::noinline]] const Plan& addPlan(std::string_view key, std::uint64_t hash, Make& make) {
+  [[gnu::noinline]] const Plan& addPlan(std::string_view key, std::uint32_t hash, Make& make) {
     if (key.size() > kMaxPlanKey)
       throw Error("coll::Comm::plan: the key '" + std::string(key) + "' is longer than " +
                   std::to_string(kMaxPlanKey) + " bytes");
     auto made = std::make_shared<const Plan>(make());
     const void* hot = nullptr;
     if constexpr (HasHotMemory<Plan>::value) hot = made->hotMemory();
-    StoredPlan stored{static_cast<std::uint32_t>(hash), static_cast<std::uint32_t>(key.size()), made.get(), hot,
+    StoredPlan stored{hash, static_cast<std::uint32_t>(key.size()), made.get(), hot,
                       &typeid(Plan), {}, made};
     std::memcpy(stored.key, key.data(), key.size());
-    plans_.push_back(std::move(stored));
-    if (slots_.size() < 2 * plans_.size()) {  // at most half full: short probes
+    if (table_.size() < 2 * (numPlans_ + 1)) {  // at most half full: short probes
       std::size_t size = 16;  // a power of two: the index is hash & (size - 1)
-      while (size < 4 * plans_.size()) size *= 2;
-      slots_.assign(size, 0);
-      for (std::size_t p = 0; p < plans_.size(); ++p) insertSlot(plans_[p].hash, p);
-    } else {
-      insertSlot(hash, plans_.size() - 1);
+      while (size < 4 * (numPlans_ + 1)) size *= 2;
+      std::vector<StoredPlan> old(size);
+      old.swap(table_);
+      for (StoredPlan& entry : old)
+        if (entry.plan) insert(std::move(entry));
     }
+    insert(std::move(stored));
+    ++numPlans_;
     return *made;
   }
-  void insertSlot(std::uint64_t hash, std::size_t index) {
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t i = hash & mask;
-    while (slots_[i]) i = (i + 1) & mask;
-    slots_[i] = static_cast<std::uint32_t>(index + 1);
+  void insert(StoredPlan&& stored) {
+    const std::size_t mask = table_.size() - 1;
+    std::size_t i = stored.hash & mask;
+    while (table_[i].plan) i = (i + 1) & mask;
+    table_[i] = std::move(stored);
   }
 
   std::unique_ptr<Transport> transport_;
@@ -357,8 +371,9 @@ class Comm {
   static constexpr int kMaxHot = 8;
   const void* hot_[kMaxHot] = {};  // the transport's hotMemory()
   int numHot_ = 0;
-  std::vector<StoredPlan> plans_;     // in the order made
-  std::vector<std::uint32_t> slots_;  // 0 empty, else 1 + an index into plans_
+  Transport::MovingMemory moving_;  // the transport's movingHotMemory()
+  std::vector<StoredPlan> table_;  // open addressing, a power of two long
+  std::size_t numPlans_ = 0;
   std::shared_ptr<Recording> recording_;
   std::string recordFile_;
   int callsRecorded_ = 0;

@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < otherPlans; ++i)
       comm.plan<int>("collc-probe-other-plan-" + std::to_string(i), [] { return 0; });
     run(call);
-    run(twinCall);
+    if (twin) run(twinCall);
     std::vector<double> times;
     for (int i = 0; i < iterations; ++i) {
       if (cold)
