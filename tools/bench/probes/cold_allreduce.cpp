@@ -1,9 +1,12 @@
-// A probe, not a test: an 8 B allreduce whose code and data are out of
-// cache, as after another collective in collc-bench's shuffled order
-// (docs/benchmarks.md, "One exchange through the channels"). Before each
-// timed call: a pass over 48 MiB (or nothing, `warm`), then MPI_Barrier;
-// the timed call is collc's ring or recursive doubling, the hand-written
-// MPI ring, or MPI_Allreduce. Prints the median of N (maximum over ranks).
+// A probe, not a test: an 8 B allreduce (or a one-double-per-rank
+// allgather) whose code and data are out of cache, as after another
+// collective in collc-bench's shuffled order (docs/benchmarks.md, "One
+// exchange through the channels"). Before each timed call: a pass over
+// 48 MiB (or nothing, `warm`), then MPI_Barrier; the timed call is
+// collc's ring or recursive doubling, the hand-written MPI ring, or
+// MPI_Allreduce; or for the allgather collc's allgather_doubling or
+// allgather_ring, a hand-written ring of MPI_Sendrecv, or MPI_Allgather.
+// Prints the median of N (maximum over ranks).
 // `self` is `cold` with the same call on MPI_COMM_SELF after the pass: the
 // call's code warm, the world communicator's data (plans, buffers,
 // channels) still cold. `twin` runs the same call on a second Comm of
@@ -16,7 +19,8 @@
 // its cache misses alone (a first call outside it makes the
 // plans):
 //   mpirun -np 2 --bind-to none --mca pml ob1 --mca btl self,vader
-//     build/bin/collc-probe-cold-allreduce ring|doubling|hand|mpi cold|warm|self|twin|tlb [N [PLANS]]
+//     build/bin/collc-probe-cold-allreduce MODE cold|warm|self|twin|tlb [N [PLANS]]
+//   MODE: ring|doubling|hand|mpi (allreduce), agdoubling|agring|handag|mpiag (allgather)
 //   mpirun ... valgrind --tool=callgrind --cache-sim=yes --LL=33554432,16,64
 //     --toggle-collect='timed_call*' build/bin/collc-probe-cold-allreduce ring cold 20
 #include "coll/runtime.hpp"
@@ -39,12 +43,32 @@ struct Call {
   MPI_Comm mpiComm;
   const char* which;
   double send = 1, recv = 0;
+  std::vector<double> gathered = std::vector<double>();  // the allgather's, one double per rank
   std::vector<double> scratch = std::vector<double>(16);
 };
+
+// A ring allgather of one double per rank: P - 1 MPI_Sendrecv steps.
+void handAllgather(Call& c) {
+  int rank = 0, P = 1;
+  MPI_Comm_rank(c.mpiComm, &rank);
+  MPI_Comm_size(c.mpiComm, &P);
+  c.gathered[static_cast<std::size_t>(rank)] = c.send;
+  for (int s = 0; s < P - 1; ++s) {
+    const int out = (rank - s + P) % P, in = (rank - s - 1 + P) % P;
+    MPI_Sendrecv(&c.gathered[static_cast<std::size_t>(out)], 1, MPI_DOUBLE, (rank + 1) % P, 0,
+                 &c.gathered[static_cast<std::size_t>(in)], 1, MPI_DOUBLE, (rank + P - 1) % P, 0, c.mpiComm,
+                 MPI_STATUS_IGNORE);
+  }
+}
 
 void run(Call& c) {
   if (!std::strcmp(c.which, "ring")) collc::allreduce_ring(c.comm, &c.send, &c.recv, 1);
   else if (!std::strcmp(c.which, "doubling")) collc::allreduce_doubling(c.comm, &c.send, &c.recv, 1);
+  else if (!std::strcmp(c.which, "agdoubling")) collc::allgather_doubling(c.comm, &c.send, c.gathered.data(), 1);
+  else if (!std::strcmp(c.which, "agring")) collc::allgather_ring(c.comm, &c.send, c.gathered.data(), 1);
+  else if (!std::strcmp(c.which, "handag")) handAllgather(c);
+  else if (!std::strcmp(c.which, "mpiag"))
+    MPI_Allgather(&c.send, 1, MPI_DOUBLE, c.gathered.data(), 1, MPI_DOUBLE, c.mpiComm);
   else if (!std::strcmp(c.which, "hand"))
     collc_bench::hand::ringAllreduce(&c.send, &c.recv, 1, c.mpiComm, c.scratch);
   else MPI_Allreduce(&c.send, &c.recv, 1, MPI_DOUBLE, MPI_SUM, c.mpiComm);
@@ -56,8 +80,11 @@ __attribute__((noinline)) void timed_call(Call& c) { run(c); }
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  const bool known = argc >= 3 && (!std::strcmp(argv[1], "ring") || !std::strcmp(argv[1], "doubling") ||
-                                   !std::strcmp(argv[1], "hand") || !std::strcmp(argv[1], "mpi")) &&
+  const bool known = argc >= 3 &&
+                     (!std::strcmp(argv[1], "ring") || !std::strcmp(argv[1], "doubling") ||
+                      !std::strcmp(argv[1], "hand") || !std::strcmp(argv[1], "mpi") ||
+                      !std::strcmp(argv[1], "agdoubling") || !std::strcmp(argv[1], "agring") ||
+                      !std::strcmp(argv[1], "handag") || !std::strcmp(argv[1], "mpiag")) &&
                      (!std::strcmp(argv[2], "cold") || !std::strcmp(argv[2], "warm") ||
                       !std::strcmp(argv[2], "self") || !std::strcmp(argv[2], "twin") ||
                       !std::strcmp(argv[2], "tlb"));
@@ -65,7 +92,8 @@ int main(int argc, char** argv) {
   const int otherPlans = argc > 4 ? std::atoi(argv[4]) : 0;
   if (!known || iterations < 1 || otherPlans < 0) {
     std::fprintf(stderr,
-                 "usage: collc-probe-cold-allreduce ring|doubling|hand|mpi cold|warm|self|twin|tlb [N [PLANS]]\n");
+                 "usage: collc-probe-cold-allreduce ring|doubling|hand|mpi|agdoubling|agring|handag|mpiag "
+                 "cold|warm|self|twin|tlb [N [PLANS]]\n");
     MPI_Finalize();
     return 2;
   }
@@ -79,6 +107,11 @@ int main(int argc, char** argv) {
     Call selfCall{selfComm, MPI_COMM_SELF, argv[1]};
     coll::Comm twinComm{MPI_COMM_WORLD};
     Call twinCall{twinComm, MPI_COMM_WORLD, argv[1]};
+    for (Call* c : {&call, &selfCall, &twinCall}) {
+      int ranks = 1;
+      MPI_Comm_size(c->mpiComm, &ranks);
+      c->gathered.assign(static_cast<std::size_t>(ranks), 0);
+    }
     std::vector<double> memory(std::size_t(6) << 20, 1);  // 48 MiB
     for (int i = 0; i < otherPlans; ++i)
       comm.plan<int>("collc-probe-other-plan-" + std::to_string(i), [] { return 0; });
