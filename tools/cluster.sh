@@ -15,8 +15,8 @@
 # queue also holds the ACKs of the flow coming the other way behind the
 # outgoing data, which a ring's every step waits for (docs/benchmarks.md).
 # --tcp-cc: the hosts' TCP congestion control (default: the machine's).
-# This machine's default is BBR, whose rate estimate misreads these
-# links' delayed ACKs (a ring's 256 KiB steps at 1.3 of the rate); reno,
+# This machine's default is BBR, which runs a ring's 256 KiB steps at 1.3
+# of the rate here (likely misled by the ACKs delayed behind data); reno,
 # loss-based like Debian's default cubic (which a namespace here may not
 # choose), runs them at 1.05. Example (the allreduce of
 # docs/benchmarks.md, 6 hosts at 200 Mbit/s):
