@@ -140,13 +140,13 @@ class alignas(64) ShmChannels {
     const int P = static_cast<int>(nodeRankOf.size());
     int me = 0;
     while (me < P && nodeRankOf[static_cast<std::size_t>(me)] != self) ++me;
-    for (int neighbour : {(me + 1) % P, (me + P - 1) % P}) {
-      if (me == P || neighbour == me || !reaches(neighbour) ||
-          (numWatched_ == 1 && watched_[0] == neighbour))
-        continue;
-      watched_[numWatched_++] = neighbour;
-      noteNextSlots(neighbour);
-    }
+    if (me < P)
+      for (int neighbour : {(me + 1) % P, (me + P - 1) % P}) {
+        if (neighbour == me || !reaches(neighbour) || (numWatched_ == 1 && watched_[0] == neighbour))
+          continue;
+        watched_[numWatched_++] = neighbour;
+        noteNextSlots(neighbour);
+      }
   }
 
   // Whether rank r (the caller's numbering) is on this node.
@@ -173,7 +173,7 @@ class alignas(64) ShmChannels {
     std::uint64_t& position = peer.sent;
     bool moved = false;
     while (send.fragmentsDone < fragments) {
-      char* slot = channel + (position % shape_.slots) * shape_.slotBytes;
+      char* slot = slotAt(channel, position);
       Header& header = *reinterpret_cast<Header*>(slot);
       if (header.sequence.load(std::memory_order_acquire) != position) break;  // not yet read
       const std::size_t at = static_cast<std::size_t>(send.fragmentsDone) * payload_;
@@ -200,7 +200,7 @@ class alignas(64) ShmChannels {
     std::uint64_t& position = peer.received;
     bool moved = false;
     while (!receive.done) {
-      char* slot = channel + (position % shape_.slots) * shape_.slotBytes;
+      char* slot = slotAt(channel, position);
       Header& header = *reinterpret_cast<Header*>(slot);
       if (header.sequence.load(std::memory_order_acquire) != position + 1) break;  // not yet written
       if (receive.fragmentsDone == 0) {
@@ -274,12 +274,16 @@ class alignas(64) ShmChannels {
     std::uint64_t sent = 0, received = 0;
   };
 
+  // The slot a channel's fragment number `position` uses.
+  char* slotAt(char* channel, std::uint64_t position) const {
+    return channel + (position % shape_.slots) * shape_.slotBytes;
+  }
   void noteNextSlots(int r) {
     for (int w = 0; w < numWatched_; ++w)
       if (watched_[w] == r) {
         const Peer& peer = peers_[static_cast<std::size_t>(r)];
-        nextSlots_[2 * w] = peer.out + (peer.sent % shape_.slots) * shape_.slotBytes;
-        nextSlots_[2 * w + 1] = peer.in + (peer.received % shape_.slots) * shape_.slotBytes;
+        nextSlots_[2 * w] = slotAt(peer.out, peer.sent);
+        nextSlots_[2 * w + 1] = slotAt(peer.in, peer.received);
       }
   }
 

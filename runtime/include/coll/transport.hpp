@@ -249,8 +249,8 @@ class Comm {
   // the key itself: a call after other work (cold caches) misses one line
   // before its plan however many plans the Comm holds (collc-bench's holds
   // dozens; a scan of their hashes missed one line per eight, a table of
-  // indexes into the entries one more line). Making a plan is out of the lookup's code
-  // (addPlan), so a call runs through little code.
+  // indexes into the entries one more line). Making a plan is out of the
+  // lookup's code (addPlan), so a call runs through little code.
   // Every collective asks for its plan first, so the lookup also starts
   // fetching what the rest of the call reads (prefetchCall) and, once it
   // finds the plan, the plan's own hot memory (a member hotMemory(), if
