@@ -347,6 +347,37 @@ TEST_CASE("runTree with segments: the pipelined chain allreduce") {
   }
 }
 
+// segments = 1 is decided inline (segmentsUsed's fast path); every other
+// value goes through the checks.
+TEST_CASE("runTree and runGroup name segments they cannot pipeline") {
+  const Tree chain{TreeShape::chain, 2, 16};
+  int v = 1, out = 0;
+  CHECK(errorOf(2, [&](Comm &comm) {
+          runTree(comm, Kind::allreduce, chain, 0, &v, &out, 1, Add{}, 0);
+        }) == "coll::runTree: segments must be >= 1, got 0");
+  CHECK(errorOf(2, [&](Comm &comm) {
+          runGroup(comm, Kind::allreduce, GroupSchedule::linear, CyclicGroup(2), &v, &out, 1,
+                   Add{}, -3);
+        }) == "coll::runGroup: segments must be >= 1, got -3");
+  std::vector<int> gathered(2, 0);
+  CHECK(errorOf(2, [&](Comm &comm) {
+          runTree(comm, Kind::allgather, chain, 0, &v, gathered.data(), 2, NoMerge{}, 2);
+        }) == "coll::runTree: segments pipeline broadcast, reduce and allreduce, not allgather");
+  CHECK(errorOf(2, [&](Comm &comm) {
+          runGroup(comm, Kind::allgather, GroupSchedule::linear, CyclicGroup(2), &v,
+                   gathered.data(), 2, NoMerge{}, 2);
+        }) == "coll::runGroup: segments pipeline the allreduce, not allgather");
+  // One element cannot be cut: 2 segments of it run as one, as asked of
+  // any kind.
+  std::vector<std::vector<int>> got(2, std::vector<int>(2, -1));
+  CHECK(errorOf(2, [&](Comm &comm) {
+          const int mine = 10 + comm.rank();
+          runGroup(comm, Kind::allgather, GroupSchedule::linear, CyclicGroup(2), &mine,
+                   got[static_cast<std::size_t>(comm.rank())].data(), 1, NoMerge{}, 2);
+        }) == "");
+  CHECK(got == std::vector<std::vector<int>>{{10, 11}, {10, 11}});
+}
+
 TEST_CASE("a recording survives encode and mergeEncoded") {
   std::vector<int> values = {1, 2, 4};
   std::vector<std::shared_ptr<Recording>> ranks(3);

@@ -34,9 +34,12 @@ namespace coll {
 // collective called in a loop looks its plan up on every call).
 class PlanKey {
  public:
-  PlanKey(std::string_view family, std::initializer_list<int> args) {
-    if (family.size() + args.size() * sizeof(int) > sizeof(bytes_))
-      throw Error("coll::PlanKey: the key of '" + std::string(family) + "' is too long");
+  // Inline, so that a call's constant family and arguments become a few
+  // stores in the caller's code rather than a call into code of its own
+  // (a cold call misses every line of code it runs: "Where a cold call
+  // waits" in docs/benchmarks.md).
+  [[gnu::always_inline]] PlanKey(std::string_view family, std::initializer_list<int> args) {
+    if (__builtin_expect(family.size() + args.size() * sizeof(int) > sizeof(bytes_), 0)) tooLong(family);
     std::memcpy(bytes_, family.data(), family.size());
     size_ = family.size();
     for (int a : args) {
@@ -57,6 +60,9 @@ class PlanKey {
   }
 
  private:
+  [[noreturn, gnu::noinline, gnu::cold]] static void tooLong(std::string_view family) {
+    throw Error("coll::PlanKey: the key of '" + std::string(family) + "' is too long");
+  }
   char bytes_[64];
   std::size_t size_ = 0;
 };
@@ -66,8 +72,8 @@ class PlanKey {
 // bytes, so that most keys fit the first line of their cache entry
 // (Comm::StoredPlan: 32 bytes of key).
 inline PlanKey treePlanKey(Kind kind, const Tree& tree, int root) {
-  return PlanKey("treePlan", {static_cast<int>(kind), static_cast<int>(tree.shape),
-                                    tree.arity, tree.flatBelow, root});
+  return PlanKey("treePlan", {static_cast<int>(kind), static_cast<int>(tree.shape), tree.arity,
+                              tree.flatBelow, root});
 }
 inline PlanKey digitPlanKey(const Digits& digits) {
   return PlanKey("digitPlan", {static_cast<int>(digits.system), digits.radix});
@@ -76,13 +82,13 @@ template <class Group>
 PlanKey groupPlanKey(Kind kind, GroupSchedule schedule, const Group& group) {
   const std::uint64_t g = group.planKey();
   return PlanKey("groupPlan", {static_cast<int>(kind), static_cast<int>(schedule),
-                                     static_cast<int>(g & 0xffffffffu), static_cast<int>(g >> 32)});
+                               static_cast<int>(g & 0xffffffffu), static_cast<int>(g >> 32)});
 }
 template <class Group>
 PlanKey butterflyPlanKey(Kind kind, int r, const Group& group) {
   const std::uint64_t g = group.planKey();
   return PlanKey("butterflyPlan", {static_cast<int>(kind), r, static_cast<int>(g & 0xffffffffu),
-                                         static_cast<int>(g >> 32)});
+                                   static_cast<int>(g >> 32)});
 }
 inline PlanKey doublingPlanKey() { return PlanKey("doublingPlan", {}); }
 inline PlanKey trivancePlanKey() { return PlanKey("trivancePlan", {}); }
@@ -90,11 +96,9 @@ inline PlanKey scanPlanKey(Kind kind, ScanSchedule schedule) {
   return PlanKey("scanPlan", {static_cast<int>(kind), static_cast<int>(schedule)});
 }
 
-// The segments a pipelined run of `count` elements uses: `segments`, but
-// at most count, so that none is empty (the cost model prices S); 1 for
-// no pipelining. `who` and `kinds` name the caller in its errors.
-inline int segmentsUsed(const char* who, int segments, std::size_t count, Kind kind,
-                        std::initializer_list<Kind> kinds, const char* kindsText) {
+namespace detail {
+[[gnu::noinline]] inline int segmentsChecked(const char* who, int segments, std::size_t count, Kind kind,
+                                             std::initializer_list<Kind> kinds, const char* kindsText) {
   if (segments < 1)
     throw Error(std::string(who) + ": segments must be >= 1, got " + std::to_string(segments));
   const int S = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(segments),
@@ -102,6 +106,17 @@ inline int segmentsUsed(const char* who, int segments, std::size_t count, Kind k
   if (S > 1 && std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
     throw Error(std::string(who) + ": segments pipeline " + kindsText + ", not " + kindName(kind));
   return S;
+}
+}  // namespace detail
+
+// The segments a pipelined run of `count` elements uses: `segments`, but
+// at most count, so that none is empty (the cost model prices S); 1 for
+// no pipelining. `who` and `kinds` name the caller in its errors. No
+// pipelining, the common call, is decided inline.
+inline int segmentsUsed(const char* who, int segments, std::size_t count, Kind kind,
+                        std::initializer_list<Kind> kinds, const char* kindsText) {
+  if (__builtin_expect(segments == 1, 1)) return 1;
+  return detail::segmentsChecked(who, segments, count, kind, kinds, kindsText);
 }
 
 // The plan `make()` from comm's cache under `key`; made (on the first
@@ -120,24 +135,39 @@ const Plan& checkedPlan(Comm& comm, std::string_view key, Make make) {
   });
 }
 
-// The plan `make()` from comm's cache under `key`, or with S > 1 its
-// pipelinePlan over S segments, cached under key.segmented(S).
+// cachedPlan's pipelined plans, out of the code of a call without segments.
 template <class Make>
-const Plan& cachedPlan(Comm& comm, const PlanKey& key, int S, Make make) {
-  if (S <= 1) return checkedPlan(comm, key.view(), make);
+[[gnu::noinline]] const Plan& segmentedPlan(Comm& comm, const PlanKey& key, int S, Make& make) {
   return checkedPlan(comm, key.segmented(S).view(), [&] { return pipelinePlan(make(), S); });
 }
+// The plan `make()` from comm's cache under `key`, or with S > 1 its
+// pipelinePlan over S segments, cached under key.segmented(S). Inline, as
+// segmentsUsed's common case and checkGroup's test are: a collective's
+// call path is then its own function, the lookup, the executor and the
+// transport, with no small functions of its own between (each one more
+// code line that a call after other work misses).
+template <class Make>
+[[gnu::always_inline]] inline const Plan& cachedPlan(Comm& comm, const PlanKey& key, int S, Make make) {
+  if (__builtin_expect(S <= 1, 1)) return checkedPlan(comm, key.view(), make);
+  return segmentedPlan(comm, key, S, make);
+}
 
+namespace detail {
+// checkGroup's error (out of a call's code).
+template <class Group>
+[[noreturn, gnu::noinline, gnu::cold]] void badGroup(const char* who, const Group& group, int P) {
+  if (!group.valid())
+    throw Error(std::string(who) + ": the group of size " + std::to_string(group.size()) +
+                " is not well formed (xor needs a power-of-two size, a table group its table)");
+  throw Error(std::string(who) + ": group size " + std::to_string(group.size()) +
+              " does not match communicator size " + std::to_string(P));
+}
+}  // namespace detail
 // Throws unless `group` is well formed (coll/groups.hpp: xor needs a power
 // of two, a table group its table) and of the communicator's size P.
 template <class Group>
 void checkGroup(const char* who, const Group& group, int P) {
-  if (!group.valid())
-    throw Error(std::string(who) + ": the group of size " + std::to_string(group.size()) +
-                " is not well formed (xor needs a power-of-two size, a table group its table)");
-  if (group.size() != P)
-    throw Error(std::string(who) + ": group size " + std::to_string(group.size()) +
-                " does not match communicator size " + std::to_string(P));
+  if (__builtin_expect(!group.valid() || group.size() != P, 0)) detail::badGroup(who, group, P);
 }
 
 // Parts b = 0 .. P-1 of a buffer of `count` elements laid out by `group`:
