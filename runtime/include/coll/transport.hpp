@@ -322,7 +322,9 @@ class Comm {
       if (stored.key[i] != key[i]) return false;
     return true;
   }
-  const void* findPlan(std::string_view key, std::uint32_t hash, const std::type_info& type) const {
+  // Inline in plan(), its error out of line: the lookup is on every call's path.
+  [[gnu::always_inline]] const void* findPlan(std::string_view key, std::uint32_t hash,
+                                              const std::type_info& type) const {
     if (table_.empty()) return nullptr;
     const std::size_t mask = table_.size() - 1;
     for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
@@ -330,10 +332,12 @@ class Comm {
       if (!stored.plan) return nullptr;
       if (stored.hash != hash || !sameKey(stored, key)) continue;
       __builtin_prefetch(stored.hot);
-      if (stored.type != &type && *stored.type != type)
-        throw Error("coll::Comm::plan: '" + std::string(key) + "' holds another type of plan");
+      if (__builtin_expect(stored.type != &type, 0) && *stored.type != type) otherType(key);
       return stored.plan;
     }
+  }
+  [[noreturn, gnu::noinline, gnu::cold]] static void otherType(std::string_view key) {
+    throw Error("coll::Comm::plan: '" + std::string(key) + "' holds another type of plan");
   }
   // The first call's path: makes the plan (out of the lookup's code).
   template <class Plan, class Make>
