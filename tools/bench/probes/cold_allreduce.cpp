@@ -38,10 +38,15 @@
 
 namespace {
 
+// The modes, in the usage's order; a mode's name is matched once, before
+// timing, so the timed call runs no string compares.
+enum class Mode { ring, doubling, hand, mpi, agdoubling, agring, handag, mpiag };
+constexpr const char* kModeNames[] = {"ring", "doubling", "hand", "mpi", "agdoubling", "agring", "handag", "mpiag"};
+
 struct Call {
   coll::Comm& comm;
   MPI_Comm mpiComm;
-  const char* which;
+  Mode mode;
   double send = 1, recv = 0;
   std::vector<double> gathered = std::vector<double>();  // the allgather's, one double per rank
   std::vector<double> scratch = std::vector<double>(16);
@@ -62,16 +67,16 @@ void handAllgather(Call& c) {
 }
 
 void run(Call& c) {
-  if (!std::strcmp(c.which, "ring")) collc::allreduce_ring(c.comm, &c.send, &c.recv, 1);
-  else if (!std::strcmp(c.which, "doubling")) collc::allreduce_doubling(c.comm, &c.send, &c.recv, 1);
-  else if (!std::strcmp(c.which, "agdoubling")) collc::allgather_doubling(c.comm, &c.send, c.gathered.data(), 1);
-  else if (!std::strcmp(c.which, "agring")) collc::allgather_ring(c.comm, &c.send, c.gathered.data(), 1);
-  else if (!std::strcmp(c.which, "handag")) handAllgather(c);
-  else if (!std::strcmp(c.which, "mpiag"))
-    MPI_Allgather(&c.send, 1, MPI_DOUBLE, c.gathered.data(), 1, MPI_DOUBLE, c.mpiComm);
-  else if (!std::strcmp(c.which, "hand"))
-    collc_bench::hand::ringAllreduce(&c.send, &c.recv, 1, c.mpiComm, c.scratch);
-  else MPI_Allreduce(&c.send, &c.recv, 1, MPI_DOUBLE, MPI_SUM, c.mpiComm);
+  switch (c.mode) {
+    case Mode::ring: collc::allreduce_ring(c.comm, &c.send, &c.recv, 1); break;
+    case Mode::doubling: collc::allreduce_doubling(c.comm, &c.send, &c.recv, 1); break;
+    case Mode::hand: collc_bench::hand::ringAllreduce(&c.send, &c.recv, 1, c.mpiComm, c.scratch); break;
+    case Mode::mpi: MPI_Allreduce(&c.send, &c.recv, 1, MPI_DOUBLE, MPI_SUM, c.mpiComm); break;
+    case Mode::agdoubling: collc::allgather_doubling(c.comm, &c.send, c.gathered.data(), 1); break;
+    case Mode::agring: collc::allgather_ring(c.comm, &c.send, c.gathered.data(), 1); break;
+    case Mode::handag: handAllgather(c); break;
+    case Mode::mpiag: MPI_Allgather(&c.send, 1, MPI_DOUBLE, c.gathered.data(), 1, MPI_DOUBLE, c.mpiComm); break;
+  }
 }
 
 }  // namespace
@@ -80,33 +85,32 @@ __attribute__((noinline)) void timed_call(Call& c) { run(c); }
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  const bool known = argc >= 3 &&
-                     (!std::strcmp(argv[1], "ring") || !std::strcmp(argv[1], "doubling") ||
-                      !std::strcmp(argv[1], "hand") || !std::strcmp(argv[1], "mpi") ||
-                      !std::strcmp(argv[1], "agdoubling") || !std::strcmp(argv[1], "agring") ||
-                      !std::strcmp(argv[1], "handag") || !std::strcmp(argv[1], "mpiag")) &&
+  const std::size_t numModes = sizeof(kModeNames) / sizeof(kModeNames[0]);
+  std::size_t mode = 0;
+  while (argc >= 2 && mode < numModes && std::strcmp(argv[1], kModeNames[mode])) ++mode;
+  const bool known = argc >= 3 && mode < numModes &&
                      (!std::strcmp(argv[2], "cold") || !std::strcmp(argv[2], "warm") ||
                       !std::strcmp(argv[2], "self") || !std::strcmp(argv[2], "twin") ||
                       !std::strcmp(argv[2], "tlb"));
   const int iterations = argc > 3 ? std::atoi(argv[3]) : 100;
   const int otherPlans = argc > 4 ? std::atoi(argv[4]) : 0;
   if (!known || iterations < 1 || otherPlans < 0) {
-    std::fprintf(stderr,
-                 "usage: collc-probe-cold-allreduce ring|doubling|hand|mpi|agdoubling|agring|handag|mpiag "
-                 "cold|warm|self|twin|tlb [N [PLANS]]\n");
+    std::fprintf(stderr, "usage: collc-probe-cold-allreduce ");
+    for (std::size_t m = 0; m < numModes; ++m) std::fprintf(stderr, "%s%s", m ? "|" : "", kModeNames[m]);
+    std::fprintf(stderr, " cold|warm|self|twin|tlb [N [PLANS]]\n");
     MPI_Finalize();
     return 2;
   }
   {
     coll::Comm comm{MPI_COMM_WORLD};
-    Call call{comm, MPI_COMM_WORLD, argv[1]};
+    Call call{comm, MPI_COMM_WORLD, static_cast<Mode>(mode)};
     const bool cold = std::strcmp(argv[2], "warm") != 0, self = !std::strcmp(argv[2], "self"),
                twin = !std::strcmp(argv[2], "twin");
     const std::size_t stride = std::strcmp(argv[2], "tlb") ? 8 : 512 + 8;  // doubles: a line, or a page and a line
     coll::Comm selfComm{MPI_COMM_SELF};
-    Call selfCall{selfComm, MPI_COMM_SELF, argv[1]};
+    Call selfCall{selfComm, MPI_COMM_SELF, static_cast<Mode>(mode)};
     coll::Comm twinComm{MPI_COMM_WORLD};
-    Call twinCall{twinComm, MPI_COMM_WORLD, argv[1]};
+    Call twinCall{twinComm, MPI_COMM_WORLD, static_cast<Mode>(mode)};
     for (Call* c : {&call, &selfCall, &twinCall}) {
       int ranks = 1;
       MPI_Comm_size(c->mpiComm, &ranks);
