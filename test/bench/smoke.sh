@@ -30,11 +30,24 @@ bad=$(awk -F, 'NR > 1 && $7 != 3' smoke.csv | wc -l)
 grep -q "^<svg " smoke.svg && grep -q "collc allreduce_ring" smoke.svg || { echo "smoke: no SVG"; exit 1; }
 grep -q "best collc schedule per size" smoke.out || { echo "smoke: no summary"; exit 1; }
 # A spoiled result must stop the run, naming the case.
-if "$@" -np 2 "$bench" --sizes 8 --trials 3 --warmups 1 --quiet --kinds allreduce --corrupt allreduce_ring > corrupt.out 2>&1; then
+rm -f corrupt.csv
+if "$@" -np 2 "$bench" --sizes 8 --trials 3 --warmups 1 --quiet --kinds allreduce --corrupt allreduce_ring --csv corrupt.csv \
+    > corrupt.out 2>&1; then
   echo "smoke: a wrong result did not stop the run"; exit 1
 fi
 grep -q "collc-bench: error: wrong result: allreduce collc allreduce_ring (8 B) at warm-up 1, rank 1, element 0: got 4, expected 3" corrupt.out ||
   { echo "smoke: the wrong result is not named:"; cat corrupt.out; exit 1; }
+[ ! -e corrupt.csv ] || { echo "smoke: a stopped run wrote corrupt.csv"; exit 1; }
+# Without warm-ups the first timed trial sees it (the times and checks of
+# a pass over the cases are gathered after the pass).
+rm -f corrupt.csv
+if "$@" -np 2 "$bench" --sizes 8,64 --trials 3 --warmups 0 --quiet --kinds allreduce,allgather --corrupt allreduce_ring \
+    --csv corrupt.csv > corrupt.out 2>&1; then
+  echo "smoke: a wrong result in a trial did not stop the run"; exit 1
+fi
+grep -q "collc-bench: error: wrong result: allreduce collc allreduce_ring (64 B) at trial 1, rank 1, element 0: got 4, expected 3" corrupt.out ||
+  { echo "smoke: the wrong trial result is not named:"; cat corrupt.out; exit 1; }
+[ ! -e corrupt.csv ] || { echo "smoke: a stopped run wrote corrupt.csv"; exit 1; }
 # Bad options: exit 2 with the reason.
 if "$@" -np 1 "$bench" --sizes 7 > badsize.out 2>&1; then echo "smoke: --sizes 7 accepted"; exit 1; fi
 grep -q "collc-bench: error: --sizes: '7' is not a size of whole doubles (8 B or more, a multiple of 8)" badsize.out ||

@@ -4,7 +4,9 @@
 //     >= 31 trials; each trial runs all cases in an order shuffled with a
 //     fixed seed;
 //   - a timed call: inputs made, MPI_Barrier, every rank times its own
-//     call, the call's time is the maximum over ranks;
+//     call, the call's time is the maximum over ranks (gathered once per
+//     pass over the cases, so no other MPI call runs between two timed
+//     calls);
 //   - the result of every call is checked outside the timed region
 //     against the exact answer; a wrong result aborts the run;
 //   - per case: median, MAD, p10, p90, min, max; ratios of medians to the
@@ -304,6 +306,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
     });
     COLLC_REDUCING(k, reduce_binomial);
     COLLC_REDUCING(k, reduce_binomial_seg4);
+    COLLC_REDUCING(k, reduce_binomial_seg64);
     COLLC_REDUCING(k, reduce_flat);
     kinds.push_back(std::move(k));
   }
@@ -568,7 +571,9 @@ int main(int argc, char** argv) {
     std::mt19937_64 rng(options.seed);
     std::vector<Case*> order;
     for (Case& c : cases) order.push_back(&c);
-    auto runOnce = [&](Case& c, int trial) -> bool {
+    // One call of a case: returns this rank's time, after checking the
+    // result (a wrong one is reported here, by the rank that saw it).
+    auto runOnce = [&](Case& c, int trial, bool& wrong) -> double {
       c.kind->prepare(ctx, c.count);
       const Algorithm& a = *c.algorithm;
       if (a.library) lib.select(*a.library);
@@ -580,7 +585,7 @@ int main(int argc, char** argv) {
       if (a.name == options.corrupt && rank == P - 1 && c.count) ctx.recv[0] += 1;
       std::size_t at = 0;
       double got = 0, want = 0;
-      const bool wrong = c.kind->wrong(ctx, c.count, at, got, want);
+      wrong = c.kind->wrong(ctx, c.count, at, got, want);
       if (wrong) {
         progress.done();
         std::fprintf(stderr,
@@ -591,29 +596,39 @@ int main(int argc, char** argv) {
                      at, got, want);
         std::fflush(stderr);
       }
-      // One reduction outside the timed region: the call's time (the
-      // slowest rank's) and whether any rank got a wrong result, so all
-      // ranks stop together and leave through MPI_Finalize (MPI_Abort could
-      // kill a rank before its error line was forwarded).
-      const double mineAndWrong[2] = {mine, wrong ? 1.0 : 0.0};
-      double slowestAndWrong[2] = {0, 0};
-      MPI_Allreduce(mineAndWrong, slowestAndWrong, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-      if (slowestAndWrong[1] != 0) return false;
-      if (trial >= 0) c.times.push_back(slowestAndWrong[0] * 1e6);
+      return mine;
+    };
+    // One pass over the cases in `order`. The ranks' times and checks are
+    // combined once, after the pass, not after every call: an MPI call
+    // between two timed calls would warm its own code for the next one
+    // (a per-call MPI_Allreduce of the times kept MPI_Allreduce's lines in
+    // cache for the library's timed allreduce, and only for it;
+    // docs/benchmarks.md, "The times gathered once per pass"), so only the
+    // method's MPI_Barrier runs between them. A call's time is the slowest
+    // rank's; a wrong result on any rank stops every rank after the pass,
+    // which they leave through MPI_Finalize (MPI_Abort could kill a rank
+    // before its error line was forwarded).
+    std::vector<double> mineAndWrong(2 * order.size()), slowestAndWrong(2 * order.size());
+    auto runPass = [&](int trial, int trials) -> bool {
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        progress.show(trial, trials, i, order.size(), *order[i]);
+        bool wrong = false;
+        mineAndWrong[2 * i] = runOnce(*order[i], trial, wrong);
+        mineAndWrong[2 * i + 1] = wrong ? 1.0 : 0.0;
+      }
+      MPI_Allreduce(mineAndWrong.data(), slowestAndWrong.data(), static_cast<int>(mineAndWrong.size()), MPI_DOUBLE,
+                    MPI_MAX, MPI_COMM_WORLD);
+      for (std::size_t i = 0; i < order.size(); ++i)
+        if (slowestAndWrong[2 * i + 1] != 0) return false;
+      if (trial >= 0)
+        for (std::size_t i = 0; i < order.size(); ++i) order[i]->times.push_back(slowestAndWrong[2 * i] * 1e6);
       return true;
     };
     bool ok = true;
-    for (int w = 1; ok && w <= options.warmups; ++w)
-      for (std::size_t i = 0; ok && i < order.size(); ++i) {
-        progress.show(-w, options.warmups, i, order.size(), *order[i]);
-        ok = runOnce(*order[i], -w);
-      }
+    for (int w = 1; ok && w <= options.warmups; ++w) ok = runPass(-w, options.warmups);
     for (int t = 0; ok && t < options.trials; ++t) {
       shuffle(order, rng);
-      for (std::size_t i = 0; ok && i < order.size(); ++i) {
-        progress.show(t, options.trials, i, order.size(), *order[i]);
-        ok = runOnce(*order[i], t);
-      }
+      ok = runPass(t, options.trials);
     }
     progress.done();
     if (!ok) status = 3;

@@ -6,7 +6,7 @@
 // collc's ring or recursive doubling, the hand-written MPI ring, or
 // MPI_Allreduce; or for the allgather collc's allgather_doubling or
 // allgather_ring, a hand-written ring of MPI_Sendrecv, or MPI_Allgather.
-// Prints the median of N (maximum over ranks).
+// Prints the median of N (maximum over ranks, combined after the N calls).
 // `self` is `cold` with the same call on MPI_COMM_SELF after the pass: the
 // call's code warm, the world communicator's data (plans, buffers,
 // channels) still cold. `twin` runs the same call on a second Comm of
@@ -121,7 +121,10 @@ int main(int argc, char** argv) {
       comm.plan<int>("collc-probe-other-plan-" + std::to_string(i), [] { return 0; });
     run(call);
     if (twin) run(twinCall);
-    std::vector<double> times;
+    // This rank's times, combined after the loop (as collc-bench does per
+    // pass): an MPI_Allreduce after each call would warm MPI_Allreduce's
+    // code for the next timed call in `warm` mode.
+    std::vector<double> mine(static_cast<std::size_t>(iterations)), times(mine.size());
     for (int i = 0; i < iterations; ++i) {
       if (cold)
         for (std::size_t k = 0; k < memory.size(); k += stride) memory[k] += 1;
@@ -130,10 +133,9 @@ int main(int argc, char** argv) {
       MPI_Barrier(MPI_COMM_WORLD);
       const double start = MPI_Wtime();
       timed_call(call);
-      double mine = MPI_Wtime() - start, slowest = 0;
-      MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-      times.push_back(slowest);
+      mine[static_cast<std::size_t>(i)] = MPI_Wtime() - start;
     }
+    MPI_Allreduce(mine.data(), times.data(), iterations, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     std::sort(times.begin(), times.end());
     if (comm.rank() == 0)
       std::printf("%s %s: median %.2f us of %d\n", argv[1], argv[2], times[times.size() / 2] * 1e6,
