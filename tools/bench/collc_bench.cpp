@@ -5,8 +5,8 @@
 //     fixed seed;
 //   - a timed call: inputs made, MPI_Barrier, every rank times its own
 //     call, the call's time is the maximum over ranks (gathered once per
-//     pass over the cases, so no other MPI call runs between two timed
-//     calls);
+//     pass over the cases, so only MPI_Barrier runs between two timed
+//     calls: after the check, and before the next call);
 //   - the result of every call is checked outside the timed region
 //     against the exact answer; a wrong result aborts the run;
 //   - per case: median, MAD, p10, p90, min, max; ratios of medians to the
@@ -596,6 +596,13 @@ int main(int argc, char** argv) {
                      at, got, want);
         std::fflush(stderr);
       }
+      // All ranks end the case together, as the per-call reduction of the
+      // times used to make them: they leave a call and its check at
+      // different times (a root last; a 16 MiB check takes milliseconds),
+      // and without this barrier small calls on the emulated cluster (more
+      // ranks than cores) took 1.5-6 ms in a tenth to half of their
+      // trials. A barrier warms only what the one before every call runs.
+      MPI_Barrier(MPI_COMM_WORLD);
       return mine;
     };
     // One pass over the cases in `order`. The ranks' times and checks are
@@ -603,11 +610,12 @@ int main(int argc, char** argv) {
     // between two timed calls would warm its own code for the next one
     // (a per-call MPI_Allreduce of the times kept MPI_Allreduce's lines in
     // cache for the library's timed allreduce, and only for it;
-    // docs/benchmarks.md, "The times gathered once per pass"), so only the
-    // method's MPI_Barrier runs between them. A call's time is the slowest
-    // rank's; a wrong result on any rank stops every rank after the pass,
-    // which they leave through MPI_Finalize (MPI_Abort could kill a rank
-    // before its error line was forwarded).
+    // docs/benchmarks.md, "The times gathered once per pass"), so only
+    // MPI_Barrier runs between them (after a call's check, and before the
+    // next call). A call's time is the slowest rank's; a wrong result on
+    // any rank stops every rank after the pass, which they leave through
+    // MPI_Finalize (MPI_Abort could kill a rank before its error line was
+    // forwarded).
     std::vector<double> mineAndWrong(2 * order.size()), slowestAndWrong(2 * order.size());
     auto runPass = [&](int trial, int trials) -> bool {
       for (std::size_t i = 0; i < order.size(); ++i) {
