@@ -8,7 +8,8 @@
 //     pass over the cases, so only MPI_Barrier runs between two timed
 //     calls: after the check, and before the next call);
 //   - the result of every call is checked outside the timed region
-//     against the exact answer; a wrong result aborts the run;
+//     against the exact answer; a wrong result stops the run after that
+//     pass over the cases;
 //   - per case: median, MAD, p10, p90, min, max; ratios of medians to the
 //     library's default and to its best algorithm (default or forced).
 // The library's algorithms are its default and each one it can be forced
