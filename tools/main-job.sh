@@ -135,6 +135,13 @@ for P in 3 5; do
     fail "the preloaded program at P = $P differed from plain MPI"
   preloaded=$((preloaded + 1))
 done
+# Ranks describing the same bytes with different datatypes (n x MPI_INT on
+# one, a vector, an indexed type in reverse, a struct with a gap on the
+# next): every rank decides alike from the type signature.
+test/preload/run.sh openmpi 3 "$PWD/build/lib/libcollc_mpi.so" all 0 \
+  build/bin/preload_signatures mpirun "${mpirun_args[@]}" | sed 's/^/   /' ||
+  fail "the program of mixed datatypes differed from plain MPI"
+preloaded=$((preloaded + 1))
 # A policy of one's own, built by `collc policy` and loaded at MPI_Init
 # (COLLC_MPI_POLICY): it serves MPI_Allreduce and MPI_Allgather, the
 # built-in policy the rest.
@@ -152,5 +159,5 @@ echo "   proven:   $proven example specs (their rank ranges above, each cross-ch
 echo "   compiled: $headers of $(ls examples/*.coll | wc -l) examples proven for each admitted P in 1..64 and written to $out/"
 echo "   ran:      $runs mpirun runs matched the MPI library's results"
 echo "   ucx:      $ucx_runs runs over the UCX transport (with MPI, and without: processes meeting through files) matched"
-echo "   preload:  $preloaded mpirun runs of an unchanged MPI program with libcollc_mpi.so (the last under a policy built by collc policy), results identical to plain MPI"
+echo "   preload:  $preloaded mpirun runs of unchanged MPI programs with libcollc_mpi.so (one of mixed datatypes, the last under a policy built by collc policy), results identical to plain MPI"
 echo "   main job: $((SECONDS - started)) s after the build"

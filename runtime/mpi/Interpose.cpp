@@ -5,13 +5,13 @@
 // private duplicate of the communicator or calls the PMPI_ function
 // unchanged, and counts which and why.
 //
-// Every rank of a communicator must take the same decision. It depends on
-// the operator, the communicator, MPI_IN_PLACE (all or none), the counts
-// and datatype handles, and on two process-wide facts the ranks agree on
-// in MPI_Init (COLLC_MPI_DISABLE, MPI_THREAD_MULTIPLE, the policy loaded
-// from COLLC_MPI_POLICY). MPI itself
-// requires only equal type signatures, so a program must pass the same
-// counts and datatype handles on every rank (docs/preload.md).
+// Every rank of a communicator takes the same decision, from what MPI
+// guarantees equal on every rank: the call, the communicator, the
+// operator, the root, and the type signature (its bytes, and for
+// reductions its element type), never a datatype handle or the buffers'
+// layout (Datatypes.hpp); and from three process-wide facts the ranks
+// agree on in MPI_Init (COLLC_MPI_DISABLE, MPI_THREAD_MULTIPLE, the policy
+// loaded from COLLC_MPI_POLICY).
 
 #include <dlfcn.h>
 
@@ -24,13 +24,16 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "Datatypes.hpp"
 #include "Serve.hpp"
+#include "coll/error.hpp"
 #include "coll/mpi_transport.hpp"
 
 #define COLLC_MPI_EXPORT extern "C" __attribute__((visibility("default")))
@@ -43,10 +46,10 @@ enum class Pass : unsigned char {
   disabled,        // COLLC_MPI_DISABLE=1
   threadMultiple,  // MPI_THREAD_MULTIPLE
   intercomm,
-  datatype,        // derived or with holes (e.g. MPI_SHORT_INT)
+  datatype,        // a reduction's signature of several element types, or an invalid type
   reduction,       // a pair MPI does not define, or a type the runtime does not reduce
   userOperator,    // MPI_Op_create, MINLOC/MAXLOC, REPLACE, NO_OP
-  form,            // a form not served (mixed send and receive types, in place where not served)
+  form,            // MPI_COMM_NULL, or a root outside the communicator
   count,           // negative or too large
   unscheduled,     // no schedule of the policies admits the communicator's size
 };
@@ -56,7 +59,7 @@ const char* passName(Pass pass) {
     case Pass::disabled: return "COLLC_MPI_DISABLE";
     case Pass::threadMultiple: return "MPI_THREAD_MULTIPLE";
     case Pass::intercomm: return "intercommunicator";
-    case Pass::datatype: return "derived or non-contiguous datatype";
+    case Pass::datatype: return "datatype without one element type";
     case Pass::reduction: return "operator not defined on the datatype";
     case Pass::userOperator: return "user-defined or pair operator";
     case Pass::form: return "form not served";
@@ -89,7 +92,8 @@ struct Library {
   bool disabled = false;
   int verbose = 0;
   bool threadMultiple = false;
-  int keyval = MPI_KEYVAL_INVALID;
+  int keyval = MPI_KEYVAL_INVALID;      // a communicator's CommState
+  int typeKeyval = MPI_KEYVAL_INVALID;  // a derived datatype's Signature
   std::vector<MPI_Comm> comms;  // those holding our attribute
   // The policy loaded from COLLC_MPI_POLICY (null: the built-in one only),
   // and the calls it served.
@@ -136,6 +140,7 @@ Library& theLibrary() {
     PMPI_Query_thread(&provided);
     library->threadMultiple = provided == MPI_THREAD_MULTIPLE;
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, deleteState, &library->keyval, nullptr);
+    library->typeKeyval = makeSignatureKeyval();
   });
   return *library;
 }
@@ -260,95 +265,6 @@ CommState& stateOf(MPI_Comm comm) {
   return result;
 }
 
-// What a predefined datatype is: its element type for reductions (none
-// for the types the runtime does not reduce) and whether its bytes are
-// contiguous (size == extent), so the moving kinds copy them as bytes.
-struct TypeInfo {
-  bool named = false, contiguous = false, reducible = false;
-  bool logicalOnly = false, bitwiseOnly = false;  // MPI_C_BOOL, MPI_BYTE
-  bool noLogical = false;  // the multi-language types: MPI defines no logical operator on them
-  Element element = Element::u8;
-  std::size_t size = 0;
-};
-
-TypeInfo typeInfo(MPI_Datatype type) {
-  TypeInfo info;
-  int integers = 0, addresses = 0, datatypes = 0, combiner = 0;
-  if (type == MPI_DATATYPE_NULL ||
-      PMPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner) != MPI_SUCCESS)
-    return info;
-  info.named = combiner == MPI_COMBINER_NAMED;
-  if (!info.named) return info;
-  int size = 0;
-  MPI_Aint lb = 0, extent = 0, trueLb = 0, trueExtent = 0;
-  PMPI_Type_size(type, &size);
-  PMPI_Type_get_extent(type, &lb, &extent);
-  PMPI_Type_get_true_extent(type, &trueLb, &trueExtent);
-  info.size = static_cast<std::size_t>(size);
-  info.contiguous = size > 0 && lb == 0 && trueLb == 0 && extent == size && trueExtent == size;
-  struct Known {
-    MPI_Datatype type;
-    bool isSigned, floating;
-  };
-  // MPI's C integer, multi-language, floating, byte and logical types
-  // (MPI_CHAR is none of them: MPI does not reduce it).
-  const Known known[] = {
-      {MPI_SIGNED_CHAR, true, false},   {MPI_UNSIGNED_CHAR, false, false},
-      {MPI_SHORT, true, false},         {MPI_UNSIGNED_SHORT, false, false},
-      {MPI_INT, true, false},           {MPI_UNSIGNED, false, false},
-      {MPI_LONG, true, false},          {MPI_UNSIGNED_LONG, false, false},
-      {MPI_LONG_LONG, true, false},     {MPI_UNSIGNED_LONG_LONG, false, false},
-      {MPI_INT8_T, true, false},        {MPI_UINT8_T, false, false},
-      {MPI_INT16_T, true, false},       {MPI_UINT16_T, false, false},
-      {MPI_INT32_T, true, false},       {MPI_UINT32_T, false, false},
-      {MPI_INT64_T, true, false},       {MPI_UINT64_T, false, false},
-      {MPI_AINT, true, false},          {MPI_OFFSET, true, false},
-      {MPI_COUNT, true, false},         {MPI_FLOAT, true, true},
-      {MPI_DOUBLE, true, true},         {MPI_LONG_DOUBLE, true, true},
-      {MPI_BYTE, false, false},         {MPI_C_BOOL, false, false},
-  };
-  for (const Known& k : known) {
-    if (k.type != type) continue;
-    info.bitwiseOnly = type == MPI_BYTE;
-    info.logicalOnly = type == MPI_C_BOOL;
-    info.noLogical = type == MPI_AINT || type == MPI_OFFSET || type == MPI_COUNT;
-    if (k.floating) {
-      info.reducible = true;
-      if (size == sizeof(float)) info.element = Element::f32;
-      else if (size == sizeof(double)) info.element = Element::f64;
-      else if (size == sizeof(long double)) info.element = Element::f80;
-      else info.reducible = false;
-      return info;
-    }
-    info.reducible = true;
-    switch (size) {
-      case 1: info.element = k.isSigned ? Element::i8 : Element::u8; break;
-      case 2: info.element = k.isSigned ? Element::i16 : Element::u16; break;
-      case 4: info.element = k.isSigned ? Element::i32 : Element::u32; break;
-      case 8: info.element = k.isSigned ? Element::i64 : Element::u64; break;
-      default: info.reducible = false;
-    }
-    return info;
-  }
-  return info;
-}
-
-// Predefined datatypes never change: remember the last few looked up.
-TypeInfo cachedTypeInfo(MPI_Datatype type) {
-  struct Entry {
-    MPI_Datatype type;
-    TypeInfo info;
-  };
-  thread_local std::vector<Entry> cache;
-  for (const Entry& e : cache)
-    if (e.type == type) return e.info;
-  TypeInfo info = typeInfo(type);
-  if (!info.named) return info;  // not cached: a freed handle may come back as another type
-  if (cache.size() == 16) cache.erase(cache.begin());
-  cache.push_back({type, info});
-  return info;
-}
-
 // The operator, or why it is not served.
 bool reductionOf(MPI_Op op, Reduction& reduction) {
   const std::pair<MPI_Op, Reduction> ops[] = {
@@ -383,19 +299,6 @@ bool admitted(Library& lib, Call call, MPI_Comm comm, Decision& d) {
   if (!d.comm) return d.why = Pass::intercomm, false;
   d.policy = state.policies[static_cast<int>(call)];
   if (!d.policy) return d.why = Pass::unscheduled, false;
-  return true;
-}
-
-bool reductionServed(const TypeInfo& info, MPI_Op op, Reduction& reduction, Decision& d) {
-  if (!reductionOf(op, reduction)) return d.why = Pass::userOperator, false;
-  if (!info.named || !info.contiguous) return d.why = Pass::datatype, false;
-  const bool logical = reduction == Reduction::land || reduction == Reduction::lor ||
-                       reduction == Reduction::lxor;
-  const bool bitwise = reduction == Reduction::band || reduction == Reduction::bor ||
-                       reduction == Reduction::bxor;
-  if (!info.reducible || (info.logicalOnly && !logical) || (info.bitwiseOnly && !bitwise) ||
-      (info.noLogical && logical) || !reduces(info.element, reduction))
-    return d.why = Pass::reduction, false;
   return true;
 }
 
@@ -519,26 +422,59 @@ using namespace coll::mpi;
 
 namespace {
 
-// Whether a reduction of `count` x `datatype` with `op` on `comm` is
-// served: then `d.comm`, `reduction`, `info` and `bytes` say how; else
-// `d.why` says why not.
-bool reductionAdmitted(Library& lib, Call call, int count, MPI_Datatype datatype, MPI_Op op,
-                       MPI_Comm comm, Decision& d, Reduction& reduction, TypeInfo& info,
-                       std::size_t& bytes) {
-  info = cachedTypeInfo(datatype);
-  if (!reductionServed(info, op, reduction, d)) return false;
-  if (!sizeFits(count, info.size, bytes)) return d.why = Pass::count, false;
-  return admitted(lib, call, comm, d);
+// The bytes of `count` x `signature` where every rank's are the same (a
+// block, or a reduction's vector), and whether the call is served on
+// `comm`: then `d.comm` and `bytes`; else `d.why`. P blocks of it must fit
+// in memory too (the calls with one block per rank).
+bool blocksAdmitted(Library& lib, Call call, int count, const Signature& signature, MPI_Comm comm,
+                    Decision& d, std::size_t& bytes) {
+  if (!signature.valid) return d.why = Pass::datatype, false;
+  if (!sizeFits(count, signature.size, bytes)) return d.why = Pass::count, false;
+  if (!admitted(lib, call, comm, d)) return false;
+  const std::size_t ranks = static_cast<std::size_t>(d.comm->size());
+  if (bytes > SIZE_MAX / ranks) return d.why = Pass::count, false;
+  return true;
 }
 
-// Whether blocks of `count` x `type` (predefined, contiguous) on `comm`
-// are served: then `d.comm` and `bytes` (a block's); else `d.why`.
-bool blocksAdmitted(Library& lib, Call call, int count, MPI_Datatype type, MPI_Comm comm,
-                    Decision& d, std::size_t& bytes) {
-  const TypeInfo info = cachedTypeInfo(type);
-  if (!info.named || !info.contiguous) return d.why = Pass::datatype, false;
-  if (!sizeFits(count, info.size, bytes)) return d.why = Pass::count, false;
-  return admitted(lib, call, comm, d);
+// Whether a reduction of `count` x `signature` with `op` on `comm` is
+// served: then `d.comm`, `reduction`, `element` and `elements` (of it in
+// the count) and `bytes` say how; else `d.why` says why not. A reduction
+// of no bytes is served whatever its type (it moves nothing, and every
+// rank's signature is empty).
+bool reductionAdmitted(Library& lib, Call call, int count, const Signature& signature, MPI_Op op,
+                       MPI_Comm comm, Decision& d, Reduction& reduction, Element& element,
+                       std::size_t& elements, std::size_t& bytes) {
+  if (!reductionOf(op, reduction)) return d.why = Pass::userOperator, false;
+  if (!signature.valid) return d.why = Pass::datatype, false;
+  if (!sizeFits(count, signature.size, bytes)) return d.why = Pass::count, false;
+  element = Element::u8;
+  elements = 0;
+  if (bytes > 0) {
+    if (signature.basic == MPI_DATATYPE_NULL) return d.why = Pass::datatype, false;
+    if (!reducedElement(signature.basic, reduction, element)) return d.why = Pass::reduction, false;
+    elements = static_cast<std::size_t>(count) * signature.basicCount;
+  }
+  return blocksAdmitted(lib, call, count, signature, comm, d, bytes);
+}
+
+// This rank's other side of a block-wise call (its send side where
+// `sending`), which MPI requires to have the signature of the side every
+// rank passes (`bytes` a block); else the program is erroneous and this
+// rank's call fails with an error naming both.
+void requireBlockBytes(const Decision& d, bool sending, int count,
+                       const Signature& signature, std::size_t bytes) {
+  std::size_t mine = 0;
+  if (signature.valid && sizeFits(count, signature.size, mine) && mine == bytes) return;
+  const std::string described =
+      !signature.valid ? std::string("of an invalid datatype")
+      : count < 0      ? "of count " + std::to_string(count)
+                       : "of " + std::to_string(mine) + " B (" + std::to_string(count) + " x " +
+                        std::to_string(signature.size) + " B)";
+  // (guarded names the call.)
+  throw coll::Error("rank " + std::to_string(d.comm->rank()) + " " +
+              (sending ? "sends" : "receives") + " blocks " + described + " but " +
+              (sending ? "receives" : "sends") + " blocks of " + std::to_string(bytes) +
+              " B: MPI requires their type signatures to match");
 }
 
 // The reductions (MPI_Allreduce, MPI_Reduce_scatter_block, MPI_Scan,
@@ -553,14 +489,25 @@ int reductionCall(Call call, const void* site, const void* sendbuf, void* recvbu
     Library& lib = theLibrary();
     Decision d;
     Reduction reduction{};
-    TypeInfo info;
-    std::size_t bytes = 0;
-    if (reductionAdmitted(lib, call, count, datatype, op, comm, d, reduction, info, bytes)) {
-      const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    Element element{};
+    std::size_t elements = 0, bytes = 0;
+    const Signature signature = signatureOf(datatype, lib.typeKeyval);
+    if (reductionAdmitted(lib, call, count, signature, op, comm, d, reduction, element, elements,
+                          bytes)) {
       explainOnce(lib, call, site, d, bytes);
       return run(lib, call, d, [&](const Policy& policy) {
-        (policy.*entry)(*d.comm, send, recvbuf, static_cast<std::size_t>(count), info.element,
+        const bool inPlace = sendbuf == MPI_IN_PLACE;
+        const std::size_t n = static_cast<std::size_t>(count);
+        const std::size_t blocks =
+            call == Call::reduceScatterBlock ? static_cast<std::size_t>(d.comm->size()) : 1;
+        // (Exscan leaves rank 0's recv as it was: loaded, so staged it stays.)
+        Run recv(recvbuf, inPlace ? blocks * n : n, datatype, signature,
+                 inPlace || call == Call::exscan);
+        std::optional<Run> send;
+        if (!inPlace) send.emplace(sendbuf, blocks * n, datatype, signature, true);
+        (policy.*entry)(*d.comm, send ? send->data() : recv.data(), recv.data(), elements, element,
                         reduction);
+        recv.store(n);
       });
     }
     countPassed(lib, call, d.why);
@@ -568,8 +515,9 @@ int reductionCall(Call call, const void* site, const void* sendbuf, void* recvbu
   });
 }
 
-// MPI_Allgather and MPI_Alltoall: blocks of bytes, one type both ways. In
-// place, allgather's block is at recv + rank * bytes, alltoall's send is recv.
+// MPI_Allgather and MPI_Alltoall: blocks of bytes, decided on the receive
+// side (which every rank passes, in place too). In place, allgather's
+// block is at recv + rank * bytes, alltoall's send is recv.
 template <class Pmpi>
 int movementCall(Call call, const void* site, const void* sendbuf, int sendcount,
                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -577,24 +525,30 @@ int movementCall(Call call, const void* site, const void* sendbuf, int sendcount
   return guarded(call, comm, [&] {
     Library& lib = theLibrary();
     Decision d;
-    const TypeInfo info = cachedTypeInfo(recvtype);
-    const bool inPlace = sendbuf == MPI_IN_PLACE;
+    const Signature recvSignature = signatureOf(recvtype, lib.typeKeyval);
     std::size_t bytes = 0;
-    if (!info.named || !info.contiguous || (!inPlace && !cachedTypeInfo(sendtype).named)) {
-      d.why = Pass::datatype;
-    } else if (!inPlace && (sendtype != recvtype || sendcount != recvcount)) {
-      d.why = Pass::form;
-    } else if (!sizeFits(recvcount, info.size, bytes)) {
-      d.why = Pass::count;
-    } else if (admitted(lib, call, comm, d)) {
-      const void* send = sendbuf;
-      if (inPlace)
-        send = call == Call::allgather ? static_cast<const char*>(recvbuf) +
-                                             static_cast<std::size_t>(d.comm->rank()) * bytes
-                                       : recvbuf;
+    if (blocksAdmitted(lib, call, recvcount, recvSignature, comm, d, bytes)) {
       explainOnce(lib, call, site, d, bytes);
-      return run(lib, call, d,
-                 [&](const Policy& policy) { (policy.*entry)(*d.comm, send, recvbuf, bytes); });
+      return run(lib, call, d, [&](const Policy& policy) {
+        const bool inPlace = sendbuf == MPI_IN_PLACE;
+        const std::size_t ranks = static_cast<std::size_t>(d.comm->size());
+        const std::size_t rank = static_cast<std::size_t>(d.comm->rank());
+        Run recv(recvbuf, ranks * static_cast<std::size_t>(recvcount), recvtype, recvSignature,
+                 inPlace);
+        std::optional<Run> send;
+        if (!inPlace) {
+          const Signature sendSignature = signatureOf(sendtype, lib.typeKeyval);
+          requireBlockBytes(d, true, sendcount, sendSignature, bytes);
+          const std::size_t blocks = call == Call::allgather ? 1 : ranks;
+          send.emplace(sendbuf, blocks * static_cast<std::size_t>(sendcount), sendtype,
+                       sendSignature, true);
+        }
+        const char* from = send                        ? send->data()
+                           : call == Call::allgather ? recv.data() + rank * bytes
+                                                     : recv.data();
+        (policy.*entry)(*d.comm, from, recv.data(), bytes);
+        recv.store(ranks * static_cast<std::size_t>(recvcount));
+      });
     }
     countPassed(lib, call, d.why);
     return pmpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -663,28 +617,10 @@ namespace {
 // the error).
 bool rootServed(int root, const Decision& d) { return root >= 0 && root < d.comm->size(); }
 
-// The bytes of `count` x `type` where MPI makes them significant on one
-// rank only (the root's gather receive, scatter send): the same as the
-// blocks every rank passes, or the program breaks the rule collc needs
-// (same counts and datatypes on every rank, docs/preload.md) and the call
-// fails with an error naming it, since the other ranks are already in
-// collc's schedule.
-void requireRootBlocks(Call call, int count, MPI_Datatype type, std::size_t bytes) {
-  const TypeInfo info = cachedTypeInfo(type);
-  std::size_t rootBytes = 0;
-  if (!info.named || !info.contiguous || !sizeFits(count, info.size, rootBytes) ||
-      rootBytes != bytes)
-    throw std::runtime_error(std::string(callName(call)) +
-                             ": the root's blocks (count and datatype) differ from the other "
-                             "ranks' (" + std::to_string(bytes) +
-                             " B each); libcollc_mpi serves only calls whose ranks pass the "
-                             "same counts and predefined datatypes (set COLLC_MPI_DISABLE=1 "
-                             "for this program)");
-}
-
-// MPI_Gather and MPI_Scatter: `count` x `type` is the block every rank
-// passes (gather's send, scatter's receive; the root's other side when it
-// is in place); the root's other side must agree.
+// MPI_Gather and MPI_Scatter, decided on the block every rank passes
+// (gather's send, scatter's receive; at an in-place root, the same block
+// of its other side). The root's other side holds P blocks of the same
+// signature.
 template <class Pmpi>
 int rootedMovementCall(Call call, const void* site, const void* sendbuf, int sendcount,
                        MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -698,28 +634,44 @@ int rootedMovementCall(Call call, const void* site, const void* sendbuf, int sen
     const bool ownSideIsSend = isGather != inPlace;  // the block every rank passes
     const int count = ownSideIsSend ? sendcount : recvcount;
     const MPI_Datatype type = ownSideIsSend ? sendtype : recvtype;
+    const Signature signature = signatureOf(type, lib.typeKeyval);
     std::size_t bytes = 0;
-    if (blocksAdmitted(lib, call, count, type, comm, d, bytes)) {
-      if (!rootServed(root, d)) {
-        d.why = Pass::form;
-      } else {
-        const bool atRoot = d.comm->rank() == root;
-        const std::size_t shift = static_cast<std::size_t>(root) * bytes;
-        const void* send = nullptr;
-        void* recv = nullptr;
-        if (isGather) {
-          if (atRoot && !inPlace) requireRootBlocks(call, recvcount, recvtype, bytes);
-          send = inPlace ? static_cast<const char*>(recvbuf) + shift : sendbuf;
-          recv = atRoot ? recvbuf : nullptr;
-        } else {
-          if (atRoot && !inPlace) requireRootBlocks(call, sendcount, sendtype, bytes);
-          send = atRoot ? sendbuf : nullptr;
-          recv = inPlace ? static_cast<char*>(const_cast<void*>(sendbuf)) + shift : recvbuf;
-        }
+    if (blocksAdmitted(lib, call, count, signature, comm, d, bytes)) {
+      if (rootServed(root, d)) {
         explainOnce(lib, call, site, d, bytes);
-        return run(lib, call, d,
-                   [&](const Policy& policy) { (policy.*entry)(*d.comm, send, recv, bytes, root); });
+        return run(lib, call, d, [&](const Policy& policy) {
+          const bool atRoot = d.comm->rank() == root;
+          const std::size_t ranks = static_cast<std::size_t>(d.comm->size());
+          const std::size_t rootShift = static_cast<std::size_t>(root) * bytes;
+          // The root's P blocks: gather's receive, scatter's send.
+          std::optional<Run> blocks;
+          if (atRoot) {
+            const int blocksCount = isGather ? recvcount : sendcount;
+            const MPI_Datatype blocksType = isGather ? recvtype : sendtype;
+            const Signature blocksSignature =
+                inPlace ? signature : signatureOf(blocksType, lib.typeKeyval);
+            if (!inPlace)
+              requireBlockBytes(d, !isGather, blocksCount, blocksSignature, bytes);
+            blocks.emplace(isGather ? static_cast<const void*>(recvbuf) : sendbuf,
+                           ranks * static_cast<std::size_t>(blocksCount), blocksType,
+                           blocksSignature, !isGather || inPlace);
+          }
+          // This rank's block (none at an in-place root: it is the root's
+          // block of `blocks`).
+          std::optional<Run> own;
+          if (!(atRoot && inPlace))
+            own.emplace(isGather ? sendbuf : static_cast<const void*>(recvbuf),
+                        static_cast<std::size_t>(count), type, signature, isGather);
+          const char* send = isGather ? (own ? own->data() : blocks->data() + rootShift)
+                                      : (atRoot ? blocks->data() : nullptr);
+          char* recv = isGather ? (atRoot ? blocks->data() : nullptr)
+                                : (own ? own->data() : blocks->data() + rootShift);
+          (policy.*entry)(*d.comm, send, recv, bytes, root);
+          if (isGather && atRoot) blocks->store(ranks * static_cast<std::size_t>(recvcount));
+          if (!isGather && own) own->store(static_cast<std::size_t>(count));
+        });
       }
+      d.why = Pass::form;
     }
     countPassed(lib, call, d.why);
     return pmpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -735,12 +687,17 @@ COLLC_MPI_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, i
   return guarded(call, comm, [&] {
     Library& lib = theLibrary();
     Decision d;
+    const Signature signature = signatureOf(datatype, lib.typeKeyval);
     std::size_t bytes = 0;
-    if (blocksAdmitted(lib, call, count, datatype, comm, d, bytes)) {
+    if (blocksAdmitted(lib, call, count, signature, comm, d, bytes)) {
       if (rootServed(root, d)) {
         explainOnce(lib, call, site, d, bytes);
-        return run(lib, call, d,
-                   [&](const Policy& policy) { policy.broadcast(*d.comm, buffer, bytes, root); });
+        return run(lib, call, d, [&](const Policy& policy) {
+          const bool atRoot = d.comm->rank() == root;
+          Run data(buffer, static_cast<std::size_t>(count), datatype, signature, atRoot);
+          policy.broadcast(*d.comm, data.data(), bytes, root);
+          if (!atRoot) data.store(static_cast<std::size_t>(count));
+        });
       }
       d.why = Pass::form;
     }
@@ -757,18 +714,25 @@ COLLC_MPI_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count,
     Library& lib = theLibrary();
     Decision d;
     Reduction reduction{};
-    TypeInfo info;
-    std::size_t bytes = 0;
-    if (reductionAdmitted(lib, call, count, datatype, op, comm, d, reduction, info, bytes)) {
+    Element element{};
+    std::size_t elements = 0, bytes = 0;
+    const Signature signature = signatureOf(datatype, lib.typeKeyval);
+    if (reductionAdmitted(lib, call, count, signature, op, comm, d, reduction, element, elements,
+                          bytes)) {
       if (rootServed(root, d)) {
-        // MPI_IN_PLACE only at the root, whose recv holds its input; recv
-        // is insignificant elsewhere.
-        const bool atRoot = d.comm->rank() == root;
-        const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
         explainOnce(lib, call, site, d, bytes);
         return run(lib, call, d, [&](const Policy& policy) {
-          policy.reduce(*d.comm, send, atRoot ? recvbuf : nullptr, static_cast<std::size_t>(count),
-                 info.element, reduction, root);
+          // MPI_IN_PLACE only at the root, whose recv holds its input;
+          // recv is insignificant elsewhere.
+          const bool atRoot = d.comm->rank() == root;
+          const bool inPlace = sendbuf == MPI_IN_PLACE;
+          const std::size_t n = static_cast<std::size_t>(count);
+          std::optional<Run> recv, send;
+          if (atRoot || inPlace) recv.emplace(recvbuf, n, datatype, signature, inPlace);
+          if (!inPlace) send.emplace(sendbuf, n, datatype, signature, true);
+          policy.reduce(*d.comm, send ? send->data() : recv->data(),
+                        atRoot ? recv->data() : nullptr, elements, element, reduction, root);
+          if (atRoot) recv->store(n);
         });
       }
       d.why = Pass::form;

@@ -9,7 +9,8 @@
 # policy.so, and its summary must say the policy served exactly the calls
 # PRELOAD_POLICY_CALLS names ("MPI_Allreduce MPI_Bcast"), each at least
 # once. PRELOAD_EXPECT: an extended regular expression some line the
-# library printed must match.
+# library printed must match. Each run must end within PRELOAD_TIMEOUT
+# seconds (default 120): a hang fails the test, naming the run.
 #   run.sh openmpi|mpich NP LIBRARY SERVED PASSED PROGRAM MPIRUN [FLAGS...]
 set -euo pipefail
 vendor=$1 np=$2 library=$3 served=$4 passed=$5 program=$6
@@ -35,12 +36,20 @@ if [ -n "${PRELOAD_QUICK:-}" ]; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-if ! "$@" -np "$np" ${forward[@]+"${forward[@]}"} "$program" > "$out/plain" 2> "$out/plain.err"; then
-  echo "run.sh: the program failed without the library:"; cat "$out/plain" "$out/plain.err"; exit 1
-fi
-if ! "$@" -np "$np" ${forward[@]+"${forward[@]}"} "${preload[@]}" "$program" > "$out/preloaded" 2> "$out/preloaded.err"; then
-  echo "run.sh: the program failed with the library preloaded:"; cat "$out/preloaded" "$out/preloaded.err"; exit 1
-fi
+limit=${PRELOAD_TIMEOUT:-120}
+bounded() {  # bounded WHAT OUT COMMAND...: runs COMMAND within the limit
+  local what=$1 to=$2 code=0
+  shift 2
+  timeout -k 10 "$limit" "$@" > "$out/$to" 2> "$out/$to.err" || code=$?
+  if [ "$code" = 124 ] || [ "$code" = 137 ]; then
+    echo "run.sh: the program did not finish within $limit s $what (a hang):"
+    cat "$out/$to" "$out/$to.err"; exit 1
+  elif [ "$code" != 0 ]; then
+    echo "run.sh: the program failed $what:"; cat "$out/$to" "$out/$to.err"; exit 1
+  fi
+}
+bounded "without the library" plain "$@" -np "$np" ${forward[@]+"${forward[@]}"} "$program"
+bounded "with the library preloaded" preloaded "$@" -np "$np" ${forward[@]+"${forward[@]}"} "${preload[@]}" "$program"
 grep -qx PASS "$out/plain" || { echo "run.sh: no PASS without the library:"; cat "$out/plain"; exit 1; }
 grep -qx PASS "$out/preloaded" || { echo "run.sh: no PASS with the library:"; cat "$out/preloaded"; exit 1; }
 if ! diff <(sort "$out/plain") <(sort "$out/preloaded"); then
