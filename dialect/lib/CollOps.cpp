@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -62,6 +63,8 @@ std::string CollectiveOp::acceptsCondition(llvm::StringRef ranks) {
 }
 
 LogicalResult CollectiveOp::verify() {
+  if (!llvm::json::isUTF8(getSymName()))
+    return emitOpError("has a name that is not UTF-8");
   CollectiveKind kind = getKind();
   StringRef kindName = stringifyCollectiveKind(kind);
   if (std::optional<uint64_t> fixed = getNumRanks()) {
@@ -230,12 +233,17 @@ LogicalResult ProgramOp::verify() {
     if (std::optional<std::string> bad =
             checkParameter("segments", static_cast<int64_t>(*segments)))
       return emitOpError(*bad);
-  if (std::optional<uint64_t> scratch = getNumScratchParts();
-      scratch && static_cast<int64_t>(*scratch) >=
-                     static_cast<int64_t>(getNumParts()))
+  if (!llvm::json::isUTF8(getSymName()))
+    return emitOpError("has a name that is not UTF-8");
+  const int64_t scratch =
+      static_cast<int64_t>(getNumScratchParts().value_or(0));
+  if (scratch < 0)
+    return emitOpError("num_scratch_parts must not be negative, got ")
+           << scratch;
+  if (scratch >= static_cast<int64_t>(getNumParts()))
     return emitOpError("num_scratch_parts ")
-           << static_cast<int64_t>(*scratch) << " leaves no part of "
-           << getNumParts() << " for data";
+           << scratch << " leaves no part of " << getNumParts()
+           << " for data";
   if ((getGroup() == GroupKind::generated) != getGroupElements().has_value())
     return emitOpError("a generated group needs group_elements, and only it");
   // The verifier and the runtime read the table as an abelian group acting
@@ -251,14 +259,15 @@ LogicalResult ProgramOp::verify() {
   if ((kind == CollectiveKind::reduce_scatter ||
        kind == CollectiveKind::allgather || kind == CollectiveKind::gather ||
        kind == CollectiveKind::scatter || kind == CollectiveKind::alltoall) &&
-      static_cast<int64_t>(getNumParts()) != ranks)
+      (static_cast<int64_t>(getNumParts()) != ranks || scratch != 0))
     return emitOpError("of kind ")
            << stringifyCollectiveKind(kind)
-           << " needs one part per rank (num_parts == num_ranks)";
+           << " needs one data part per rank and no scratch part "
+              "(num_parts == num_ranks, num_scratch_parts == 0), got "
+           << getNumParts() << " parts, " << scratch << " scratch, for "
+           << ranks << " ranks";
   if (kind == CollectiveKind::exclusive_scan &&
-      static_cast<int64_t>(getNumParts()) -
-              static_cast<int64_t>(getNumScratchParts().value_or(0)) !=
-          2)
+      static_cast<int64_t>(getNumParts()) - scratch != 2)
     return emitOpError("of kind exclusive_scan needs two data parts (part 0 "
                        "is the rank's value, part 1 the result), then any "
                        "scratch parts");

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "coll/Frontend/Parser.h"
 #include "coll/Dialect/Catalogue.h"
+#include "coll/Frontend/Nesting.h"
 #include "Lexer.h"
 
 #include "coll/Dialect/CollOps.h"
@@ -16,6 +17,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
@@ -1125,6 +1127,8 @@ void Parser::build(const Declaration &decl) {
 OwningOpRef<ModuleOp> coll::parseCollFile(llvm::SourceMgr &sourceMgr,
                                           MLIRContext *context) {
   context->getOrLoadDialect<CollDialect>();
+  if (failed(checkNesting(sourceMgr, context)))
+    return nullptr;
   llvm::StringRef name =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier();
   OwningOpRef<ModuleOp> module =
@@ -1133,4 +1137,15 @@ OwningOpRef<ModuleOp> coll::parseCollFile(llvm::SourceMgr &sourceMgr,
   if (failed(parser.parseFile()))
     return nullptr;
   return module;
+}
+
+OwningOpRef<ModuleOp> coll::parseInputFile(llvm::SourceMgr &sourceMgr,
+                                           MLIRContext *context) {
+  llvm::StringRef name =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier();
+  if (!name.ends_with(".mlir"))
+    return parseCollFile(sourceMgr, context);
+  if (failed(checkNesting(sourceMgr, context)))
+    return nullptr;
+  return parseSourceFile<ModuleOp>(sourceMgr, context);
 }

@@ -60,7 +60,7 @@ coll.program @p attributes {kind = #coll.kind<allreduce>, num_parts = 1 : i64, n
 
 // -----
 
-// expected-error @+1 {{'coll.program' op of kind allgather needs one part per rank (num_parts == num_ranks)}}
+// expected-error @+1 {{'coll.program' op of kind allgather needs one data part per rank and no scratch part (num_parts == num_ranks, num_scratch_parts == 0), got 1 parts, 0 scratch, for 2 ranks}}
 coll.program @p attributes {kind = #coll.kind<allgather>, num_parts = 1 : i64, num_ranks = 2 : i64, op = #coll.op<sum>} {
 }
 
@@ -258,3 +258,42 @@ coll.collective @b {any_root, kind = #coll.kind<broadcast>, op = #coll.op<sum>, 
 
 // expected-error @+1 {{'coll.collective' op a root is only for broadcast, reduce, gather and scatter, not allgather}}
 coll.collective @g {any_root, kind = #coll.kind<allgather>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<binomial>}
+
+// -----
+
+// A step program's header is checked before any proof: no negative count
+// of scratch parts (the verifier would read the parts' roles from it).
+// expected-error @+1 {{'coll.program' op num_scratch_parts must not be negative, got -1}}
+coll.program @p attributes {kind = #coll.kind<allreduce>, num_parts = 4 : i64, num_ranks = 4 : i64, num_scratch_parts = -1 : i64, op = #coll.op<sum>} {
+}
+
+// -----
+
+// One part per rank, and none of them scratch: an all-to-all of one data
+// part and three scratch parts with no step at all was once proven.
+// expected-error @+1 {{'coll.program' op of kind alltoall needs one data part per rank and no scratch part (num_parts == num_ranks, num_scratch_parts == 0), got 4 parts, 3 scratch, for 4 ranks}}
+coll.program @p attributes {kind = #coll.kind<alltoall>, num_parts = 4 : i64, num_ranks = 4 : i64, num_scratch_parts = 3 : i64, op = #coll.op<sum>} {
+}
+
+// -----
+
+// expected-error @+1 {{'coll.program' op of kind gather needs one data part per rank and no scratch part (num_parts == num_ranks, num_scratch_parts == 0), got 4 parts, 1 scratch, for 4 ranks}}
+coll.program @p attributes {kind = #coll.kind<gather>, num_parts = 4 : i64, num_ranks = 4 : i64, num_scratch_parts = 1 : i64, op = #coll.op<sum>, root = 0 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{'coll.program' op of kind scatter needs one data part per rank and no scratch part (num_parts == num_ranks, num_scratch_parts == 0), got 5 parts, 0 scratch, for 4 ranks}}
+coll.program @p attributes {kind = #coll.kind<scatter>, num_parts = 5 : i64, num_ranks = 4 : i64, op = #coll.op<sum>, root = 0 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{'coll.program' op has a name that is not UTF-8}}
+coll.program @"bad\FFname" attributes {kind = #coll.kind<allreduce>, num_parts = 1 : i64, num_ranks = 1 : i64, op = #coll.op<sum>} {
+}
+
+// -----
+
+// expected-error @+1 {{'coll.collective' op has a name that is not UTF-8}}
+coll.collective @"\C3\28" {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}

@@ -562,10 +562,21 @@ std::vector<std::string> validate(mlir::MLIRContext &context,
 
 } // namespace
 
+const char *const kUsage =
+    "usage: collc-recorded-execution EXAMPLES_DIR|FILE.coll [--mutant] "
+    "[--swap-merges] [--timing] [P|A..B ...]\n"
+    "  Run each example's generated collective on the in-process transport\n"
+    "  with recording on, for each P (default 1..64), and require the\n"
+    "  recorded program to be proven and equal to the expansion.\n";
+
 int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
   if (argc < 2) {
-    std::cerr << "usage: collc-recorded-execution EXAMPLES_DIR|FILE.coll "
-                 "[--mutant] [--swap-merges] [--timing] [P|A..B ...]\n";
+    std::cerr << kUsage;
     return 2;
   }
   std::vector<int> ranks;
@@ -585,8 +596,24 @@ int main(int argc, char **argv) {
       continue;
     }
     size_t dots = arg.find("..");
-    int lo = std::stoi(arg.substr(0, dots));
-    int hi = dots == std::string::npos ? lo : std::stoi(arg.substr(dots + 2));
+    int lo = 0, hi = 0;
+    try {
+      size_t used = 0;
+      lo = std::stoi(arg.substr(0, dots), &used);
+      if (used != (dots == std::string::npos ? arg.size() : dots))
+        throw std::invalid_argument(arg);
+      hi = lo;
+      if (dots != std::string::npos) {
+        hi = std::stoi(arg.substr(dots + 2), &used);
+        if (used != arg.size() - dots - 2)
+          throw std::invalid_argument(arg);
+      }
+    } catch (const std::exception &) {
+      std::cerr << "collc-recorded-execution: error: '" << arg
+                << "' is no option, rank count or range A..B\n"
+                << kUsage;
+      return 2;
+    }
     for (int P = lo; P <= hi; ++P)
       ranks.push_back(P);
   }

@@ -508,6 +508,12 @@ struct Progress {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --help before MPI_Init: it needs no mpirun.
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
   LibraryAlgorithms::beforeInit();
   MPI_Init(&argc, &argv);
   int rank = 0, P = 1;

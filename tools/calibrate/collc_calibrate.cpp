@@ -66,7 +66,20 @@ double reducePerByte(int reps) {
 
 }  // namespace
 
+const char* const kUsage =
+    "usage: mpirun -np 2 collc-calibrate -o FILE [--quick]\n"
+    "  Measure alpha (zero-byte ping-pong), beta (the slope over 64 KiB..4 MiB)\n"
+    "  and gamma (summing doubles) on two ranks and write a model file for\n"
+    "  collc cost, explain and compile (or run `collc calibrate -o FILE`).\n"
+    "  --quick: fewer repetitions and sizes.\n";
+
 int main(int argc, char** argv) {
+  // --help before MPI_Init: it needs no mpirun.
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
   MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -84,8 +97,8 @@ int main(int argc, char** argv) {
   }
   if (size != 2 || output.empty()) {
     if (rank == 0)
-      std::fprintf(stderr, "collc-calibrate: error: %s\nusage: mpirun -np 2 collc-calibrate -o FILE [--quick]\n",
-                   output.empty() ? "no output file (-o FILE)" : "run it on exactly 2 ranks");
+      std::fprintf(stderr, "collc-calibrate: error: %s\n%s",
+                   output.empty() ? "no output file (-o FILE)" : "run it on exactly 2 ranks", kUsage);
     MPI_Finalize();
     return 2;
   }

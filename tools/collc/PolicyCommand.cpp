@@ -528,10 +528,7 @@ int collc::runPolicy(int argc, char **argv) {
     }
     auto sourceMgr = std::make_unique<llvm::SourceMgr>();
     sourceMgr->AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-    OwningOpRef<ModuleOp> module =
-        llvm::StringRef(input).ends_with(".mlir")
-            ? parseSourceFile<ModuleOp>(*sourceMgr, &context)
-            : parseCollFile(*sourceMgr, &context);
+    OwningOpRef<ModuleOp> module = parseInputFile(*sourceMgr, &context);
     if (!module || failed(verify(*module)))
       return kInputError;
     parsed.push_back(std::move(sourceMgr));
@@ -556,6 +553,9 @@ int collc::runPolicy(int argc, char **argv) {
   // The files' symbols share one header: a clash across files (e.g. a
   // candidate `scatter` of policy_reduce against policy_reduce_scatter).
   if (failed(verify(*policy)))
+    return kInputError;
+  // Errors that need no proof come before the proofs.
+  if (failed(checkHeaderInputs(*policy, model ? &*model : nullptr)))
     return kInputError;
   ProvenSchedules proven;
   for (CollectiveOp spec : policy->getOps<CollectiveOp>())

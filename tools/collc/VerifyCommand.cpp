@@ -355,6 +355,17 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
       if (spec.acceptsRanks(P))
         counts.push_back(P);
     size_t skipped = asked.size() - counts.size();
+    if (counts.empty()) {
+      std::string list;
+      for (size_t i = 0; i < asked.size() && i < 8; ++i)
+        list += (i ? ", " : "") + std::to_string(asked[i]);
+      if (asked.size() > 8)
+        list += ", ... (" + std::to_string(asked.size()) + " in all)";
+      spec.emitError("collective '")
+          << name << "' admits none of the rank counts asked (" << list
+          << "): it requires " << spec.describeRanks();
+      return collc::kInputError;
+    }
 
     std::vector<PropertyResult> family;
     if (opts.family)

@@ -52,18 +52,26 @@ using namespace coll;
 
 namespace {
 
-const char *const kUsage = R"(usage:
-  collc compile FILE -o OUT.hpp [--namespace NS] [--model MODEL]
+/// Each command's usage, as `collc CMD --help` prints it; `collc --help`
+/// prints them all.
+struct CommandUsage {
+  const char *name, *text;
+};
+const CommandUsage kCommands[] = {
+    {"compile", R"(  collc compile FILE -o OUT.hpp [--namespace NS] [--model MODEL]
       Prove the schedule (as `verify` does, for every admitted P in 1..64
       when P is symbolic) and write a C++ header. A `choose` block takes
       its size thresholds from MODEL (see cost).
-  collc emit FILE --stage=spec|steps|moves [--ranks N]
+)"},
+    {"emit", R"(  collc emit FILE --stage=spec|steps|moves [--ranks N]
       Print the spec ops, or the step ops expanded for N ranks (moves:
       group-level moves only, without per-rank transfers).
-  collc trace FILE --ranks N [--count N] [--collective NAME]
+)"},
+    {"trace", R"(  collc trace FILE --ranks N [--count N] [--collective NAME]
       Print every rank's values after every step; rank r starts with
       N (or --count) copies of r + 1.
-  collc verify FILE [--ranks LIST] [--collective NAME] [--json]
+)"},
+    {"verify", R"(  collc verify FILE [--ranks LIST] [--collective NAME] [--json]
                [--no-family] [--replay] [--timeout-ms N] [--cross-check]
       Prove matching, ownership, coverage and operator legality with Z3,
       for every P in LIST (e.g. 2..64 or 3,7,127; default 2..64) and, for
@@ -72,38 +80,56 @@ const char *const kUsage = R"(usage:
       on every program and fails (exit 4) where it disagrees with Z3.
       --replay decides by the exact replays wherever the verifier has
       one (as it does for long chains and large programs).
-  collc cost FILE --model MODEL [--ranks N] [--sizes 64,8K,128K,1M]
+)"},
+    {"cost", R"(  collc cost FILE --model MODEL [--ranks N] [--sizes 64,8K,128K,1M]
                [--collective NAME]
       Predict each collective's time for each size on an alpha-beta-gamma
       machine (docs/cost-model.md): MODEL is a file of `key = value` lines
       or inline `alpha=0.065,beta=1.717528e-5,gamma=0` (us, us/B, us/B).
-  collc explain FILE --model MODEL [--ranks N|LIST] [--collective NAME]
+)"},
+    {"explain", R"(  collc explain FILE --model MODEL [--ranks N|LIST] [--collective NAME]
       Each collective's cost as fixed + per-byte * M, the fastest one per
       size range, and where each pair crosses. With a LIST (2..16), or no
       --ranks on a symbolic P (then 1..64): per P, the fastest by size.
       --collective takes a collective's name or a choose's (its candidates).
-  collc sweep --model MODEL [--retri N] [--bruck N] [--svg OUT.svg]
+)"},
+    {"sweep", R"(  collc sweep --model MODEL [--retri N] [--bruck N] [--svg OUT.svg]
       ReTri and Bruck on an optical circuit switch over sizes 1 KiB..256 MiB
       and reconfiguration delays 1 us..50 ms, each with its best R (seed
       002): the speedup ranges, and a heatmap and line plot as SVG.
-  collc policy FILE... [--model MODEL] -o POLICY.so [--sources DIR]
+)"},
+    {"policy", R"(  collc policy FILE... [--model MODEL] -o POLICY.so [--sources DIR]
                [--cxx COMPILER] [-j N]
       Prove collectives named for the MPI calls they serve (policy_allreduce,
       ..., policy_scatter) and build a policy for libcollc_mpi.so, loaded
       with COLLC_MPI_POLICY=POLICY.so (`collc policy --help`, docs/preload.md).
-  collc families
+)"},
+    {"families", R"(  collc families
       The catalogue of algorithm families: how a .coll file selects each,
       the kinds it serves, its parameters, restrictions and runtime plan.
-  collc calibrate -o MODEL [--quick]
+)"},
+    {"calibrate", R"(  collc calibrate -o MODEL [--quick]
       Measure alpha, beta and gamma with collc-calibrate on two MPI ranks
       (mpirun -np 2) and write a model file for cost and explain.
-FILE is a .coll file or MLIR text.
+)"},
+};
+
+const char *const kUsageFooter = R"(FILE is a .coll file or MLIR text.
 Exit status (every command): 0 success (verify: every property proven);
 1 a property is violated, with a counterexample (verify, compile); 2 a usage
 or input error (command line, missing or invalid file, unknown collective,
 bad model); 3 nothing is violated but something is not proven (Z3 timeout or
 unknown); 4 verify --cross-check: the simulation disagrees with Z3.
 )";
+
+/// The usage of `command`, or of every command.
+std::string usage(llvm::StringRef command = "") {
+  std::string text = "usage:\n";
+  for (const CommandUsage &c : kCommands)
+    if (command.empty() || command == c.name)
+      text += c.text;
+  return text + kUsageFooter;
+}
 
 struct Options {
   std::string command, input, output, stage, cppNamespace = "collc", collective;
@@ -113,7 +139,7 @@ struct Options {
 };
 
 int usageError(const llvm::Twine &message) {
-  llvm::errs() << "collc: error: " << message << "\n" << kUsage;
+  llvm::errs() << "collc: error: " << message << "\n" << usage();
   return collc::kInputError;
 }
 
@@ -130,16 +156,23 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
     return usageError("no command given");
   opts.command = argv[1];
   if (opts.command == "--help" || opts.command == "-h") {
-    llvm::outs() << kUsage;
+    llvm::outs() << usage();
     return 0;
   }
+  if (llvm::none_of(kCommands, [&](const CommandUsage &c) {
+        return opts.command == c.name;
+      }))
+    return usageError("unknown command '" + opts.command + "'");
+  // `collc CMD --help` anywhere among CMD's arguments: CMD's usage (policy
+  // prints its own, longer one).
+  for (int i = 2; i < argc && opts.command != "policy"; ++i)
+    if (llvm::StringRef(argv[i]) == "--help" || llvm::StringRef(argv[i]) == "-h") {
+      llvm::outs() << usage(opts.command);
+      return 0;
+    }
   if (opts.command == "calibrate" || opts.command == "sweep" ||
       opts.command == "families" || opts.command == "policy")
     return std::nullopt; // their own arguments
-  if (opts.command != "compile" && opts.command != "emit" &&
-      opts.command != "trace" && opts.command != "verify" &&
-      opts.command != "cost" && opts.command != "explain")
-    return usageError("unknown command '" + opts.command + "'");
   bool pricing = opts.command == "cost" || opts.command == "explain";
   for (int i = 2; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
@@ -224,11 +257,7 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
 }
 
 OwningOpRef<ModuleOp> load(llvm::SourceMgr &sourceMgr, MLIRContext &context) {
-  llvm::StringRef name = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-                             ->getBufferIdentifier();
-  OwningOpRef<ModuleOp> module =
-      name.ends_with(".mlir") ? parseSourceFile<ModuleOp>(sourceMgr, &context)
-                              : parseCollFile(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseInputFile(sourceMgr, &context);
   if (module && failed(verify(*module)))
     return nullptr;
   return module;
@@ -240,13 +269,16 @@ int runCompile(ModuleOp module, const Options &opts) {
     emitError(module.getLoc(), "no collective to compile");
     return collc::kInputError;
   }
+  // Errors that need no proof come before the proofs.
+  std::optional<MachineModel> model;
+  if (!opts.cost.model.empty() && !(model = collc::loadModel(opts.cost.model)))
+    return collc::kInputError;
+  if (failed(checkHeaderInputs(module, model ? &*model : nullptr)))
+    return collc::kInputError;
   collc::ProvenSchedules proven;
   for (CollectiveOp spec : specs)
     if (int code = collc::checkAllRankCounts(spec, proven))
       return code;
-  std::optional<MachineModel> model;
-  if (!opts.cost.model.empty() && !(model = collc::loadModel(opts.cost.model)))
-    return collc::kInputError;
   std::string header;
   llvm::raw_string_ostream os(header);
   if (failed(emitCppHeader(module, os, opts.cppNamespace,

@@ -46,24 +46,27 @@ coll::verify::blocksOfTransfers(const std::vector<Transfer> &transfers,
   }
   std::vector<MoveBlock> blocks;
   for (auto &[key, senders] : sendersOf) {
-    // The senders as cyclic ranges of consecutive ranks; a sender named
-    // twice (two equal messages) goes to a block of its own, so every
-    // transfer is in exactly one block.
+    // The senders as cyclic ranges of consecutive ranks; a sender named m
+    // times (m equal messages) is in m rounds, a block of each, so every
+    // transfer is in exactly one block. Each round keeps only the senders
+    // with copies left: linear in the transfers however often one repeats.
     llvm::sort(senders);
-    std::vector<int64_t> again;
-    while (!senders.empty()) {
+    std::vector<std::pair<int64_t, int64_t>> active; // (sender, copies left)
+    for (int64_t sender : senders)
+      if (!active.empty() && active.back().first == sender)
+        ++active.back().second;
+      else
+        active.push_back({sender, 1});
+    while (!active.empty()) {
       std::vector<MoveBlock> ranges;
-      for (size_t i = 0; i < senders.size(); ++i) {
-        if (i > 0 && senders[i] == senders[i - 1]) {
-          again.push_back(senders[i]);
-          continue;
-        }
+      for (const std::pair<int64_t, int64_t> &entry : active) {
+        int64_t sender = entry.first;
         if (!ranges.empty() &&
-            senders[i] == ranges.back().first + ranges.back().count) {
+            sender == ranges.back().first + ranges.back().count) {
           ++ranges.back().count;
           continue;
         }
-        ranges.push_back({senders[i], 1, key.first, key.second});
+        ranges.push_back({sender, 1, key.first, key.second});
       }
       // [.., P-1] and [0, ..] are one cyclic range.
       if (ranges.size() > 1 && ranges.front().first == 0 &&
@@ -97,8 +100,9 @@ coll::verify::blocksOfTransfers(const std::vector<Transfer> &transfers,
         i = k;
       }
       llvm::append_range(blocks, strided);
-      senders = std::move(again);
-      again.clear();
+      llvm::erase_if(active, [](std::pair<int64_t, int64_t> &a) {
+        return --a.second == 0;
+      });
     }
   }
   return blocks;

@@ -22,6 +22,12 @@ namespace coll {
 mlir::OwningOpRef<mlir::ModuleOp> parseCollFile(llvm::SourceMgr &sourceMgr,
                                                 mlir::MLIRContext *context);
 
+/// Parses the main buffer of `sourceMgr`, MLIR text if its name ends in
+/// `.mlir`, else a .coll file, once its nesting is within kMaxNesting
+/// (Nesting.h). Returns null on error (reported as parseCollFile does).
+mlir::OwningOpRef<mlir::ModuleOp> parseInputFile(llvm::SourceMgr &sourceMgr,
+                                                 mlir::MLIRContext *context);
+
 } // namespace coll
 
 #endif

@@ -61,6 +61,13 @@ struct MachineModel;
 /// statements>)", e.g. "the ring (group cyclic(P), schedule linear)".
 std::string describeSchedule(CollectiveOp spec);
 
+/// What the header of `module` needs that no proof decides: a model where
+/// a `choose` or `reconfigure auto` prices candidates (with delta for the
+/// switch), and one root per choice. Checked before any proof, so a
+/// missing --model is said at once (and again by emitCppHeader).
+mlir::LogicalResult checkHeaderInputs(mlir::ModuleOp module,
+                                      const MachineModel *model);
+
 /// Writes the C++ header for every coll.collective of `module` (LowerToCpp).
 /// `source` names the .coll file in the header's first comment. The
 /// dispatchers of `choose` blocks take their size thresholds from `model`
