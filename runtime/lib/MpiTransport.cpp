@@ -85,9 +85,11 @@ void checkSharedMemoryReceive(const ShmChannels::Receive& receive, int tag) {
 // a small collective, whose cost is mostly the code it runs when that is
 // out of cache (docs/benchmarks.md, "One exchange through the channels").
 // `receive` says what arrived (its size and tag, checked by the caller).
-void exchangeThroughChannels(ShmChannels& shm, const PeerExchange& x, std::size_t sendBytes,
-                             std::size_t recvBytes, int tag, ShmChannels::Receive& receive) {
-  ShmChannels::Send send;
+// Returns false if it waited `limitMs` (> 0) without completing; `send`
+// and `receive` then say which side is pending.
+bool exchangeThroughChannels(ShmChannels& shm, const PeerExchange& x, std::size_t sendBytes,
+                             std::size_t recvBytes, int tag, ShmChannels::Send& send,
+                             ShmChannels::Receive& receive, std::int64_t limitMs) {
   send.segments = x.sends;
   send.numSegments = x.numSends;
   send.bytes = sendBytes;
@@ -99,20 +101,36 @@ void exchangeThroughChannels(ShmChannels& shm, const PeerExchange& x, std::size_
   receive.expected = recvBytes;
   receive.peer = x.from;
   receive.done = x.from == kNoPeer;
-  detail::Poller poller;
+  detail::Poller poller(limitMs);
   for (;;) {
     bool moved = false;
     if (!send.done) moved |= shm.progress(send);
     if (!receive.done) moved |= shm.progress(receive);
-    if (send.done && receive.done) return;
-    poller.after(moved);
+    if (send.done && receive.done) return true;
+    if (poller.after(moved)) return false;
   }
+}
+
+// "rank 1", "ranks 1, 3".
+std::string ranksText(const std::vector<int>& ranks) {
+  std::string text = ranks.size() == 1 ? "rank " : "ranks ";
+  for (std::size_t i = 0; i < ranks.size(); ++i) text += (i ? ", " : "") + std::to_string(ranks[i]);
+  return text;
 }
 
 }  // namespace
 
-MpiTransport::Options MpiTransport::Options::fromEnvironment() {
+MpiTransport::Options MpiTransport::Options::fromEnvironment(std::int64_t timeoutMs) {
   Options options;
+  options.timeoutMs = timeoutMs;
+  if (const char* ms = std::getenv("COLLC_TIMEOUT_MS"); ms && *ms) {
+    char* end = nullptr;
+    const long long n = std::strtoll(ms, &end, 10);
+    if (*end != '\0' || n < 0)
+      throw Error(std::string("coll::MpiTransport: COLLC_TIMEOUT_MS='") + ms +
+                  "' is not a number of milliseconds (0: no limit)");
+    options.timeoutMs = n;
+  }
   if (const char* on = std::getenv("COLLC_SHM"); on && std::strcmp(on, "0") == 0) options.sharedMemory = false;
   if (const char* bytes = std::getenv("COLLC_SHM_BYTES"); bytes && *bytes) {
     char* end = nullptr;
@@ -143,6 +161,7 @@ MpiTransport::MpiTransport(MPI_Comm comm, Options options) {
     int found = 0;
     check(MPI_Comm_get_attr(comm_, MPI_TAG_UB, &value, &found), "MPI_Comm_get_attr(MPI_TAG_UB)");
     if (found && value != nullptr) tagUpperBound_ = *static_cast<int*>(value);
+    timeoutMs_ = options.timeoutMs;
     setUpSharedMemory(options);
   } catch (...) {
     freeSharedMemory();
@@ -156,6 +175,10 @@ MpiTransport::~MpiTransport() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized) return;
+  // After a timeout the peers may be gone or elsewhere: freeing the window
+  // (collective) would wait for them. Its memory and the communicator are
+  // left to MPI_Finalize (or MPI_Abort).
+  if (failed_) return;
   freeSharedMemory();
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
@@ -358,18 +381,46 @@ void MpiTransport::describe(const Segment* segments, std::size_t n, Message& mes
 // line: a call after other work then runs a few adjacent lines of this
 // function rather than lines spread over all of it.
 void MpiTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int tag) {
+  if (__builtin_expect(failed_, 0)) unusable();
   if (n == 1 && shm_ && tag >= 0) {
     const PeerExchange& x = exchanges[0];
     const std::size_t out = x.to == kNoPeer ? 0 : bytesOf(x.sends, x.numSends);
     const std::size_t in = x.from == kNoPeer ? 0 : bytesOf(x.recvs, x.numRecvs);
     if ((x.to == kNoPeer || viaSharedMemory(x.to, out)) && (x.from == kNoPeer || viaSharedMemory(x.from, in))) {
+      ShmChannels::Send send;
       ShmChannels::Receive receive;
-      exchangeThroughChannels(*shm_, x, out, in, tag, receive);
+      if (!exchangeThroughChannels(*shm_, x, out, in, tag, send, receive, timeoutMs_)) {
+        requests_.clear();
+        timedOut(tag, receive.done ? std::vector<int>{} : std::vector<int>{x.from},
+                 send.done ? std::vector<int>{} : std::vector<int>{x.to});
+      }
       if (x.from != kNoPeer) checkSharedMemoryReceive(receive, tag);
       return;
     }
   }
   exchangeSteps(exchanges, n, tag);
+}
+
+void MpiTransport::unusable() const {
+  throw Error("coll::MpiTransport: unusable since an earlier exchange failed (" + failure_ + ")");
+}
+
+void MpiTransport::timedOut(int tag, const std::vector<int>& silent, const std::vector<int>& full) {
+  // The step's MPI messages will not complete: cancelled and released
+  // without waiting (a send to a dead rank never completes). The
+  // transport is not used again.
+  for (MPI_Request& r : requests_)
+    if (r != MPI_REQUEST_NULL) {
+      MPI_Cancel(&r);
+      MPI_Request_free(&r);
+    }
+  std::string what = "rank " + std::to_string(rank_) + " waited " + std::to_string(timeoutMs_) +
+                     " ms (COLLC_TIMEOUT_MS) in exchange " + std::to_string(tag) + ": ";
+  if (!silent.empty()) what += "no message from " + ranksText(silent);
+  if (!full.empty()) what += (silent.empty() ? "" : "; ") + ranksText(full) + " took none of its messages";
+  failed_ = true;
+  failure_ = what;
+  throw Error("coll::MpiTransport: " + what);
 }
 
 void MpiTransport::exchangeSteps(const PeerExchange* exchanges, std::size_t n, int tag) {
@@ -411,7 +462,8 @@ void MpiTransport::exchangeSteps(const PeerExchange* exchanges, std::size_t n, i
   }
   if (allShm) {
     requests_.clear();
-    progressUntilDone();
+    sources_.clear();
+    progressUntilDone(tag);
     checkSharedMemoryReceives(tag);
     return;
   }
@@ -421,7 +473,8 @@ void MpiTransport::exchangeSteps(const PeerExchange* exchanges, std::size_t n, i
   auto contiguous = [](const auto* segments, std::size_t count) {
     return count == 0 || (count == 1 && segments[0].bytes <= kMaxMessageBytes);
   };
-  if (n == 1 && exchanges[0].to != kNoPeer && exchanges[0].from != kNoPeer && shmSends_.empty() &&
+  // (Not with a wait limit: a blocking call cannot be given up.)
+  if (n == 1 && timeoutMs_ == 0 && exchanges[0].to != kNoPeer && exchanges[0].from != kNoPeer && shmSends_.empty() &&
       shmReceives_.empty() && contiguous(exchanges[0].sends, exchanges[0].numSends) &&
       contiguous(exchanges[0].recvs, exchanges[0].numRecvs)) {
     const PeerExchange& x = exchanges[0];
@@ -528,9 +581,9 @@ void MpiTransport::exchangeSteps(const PeerExchange* exchanges, std::size_t n, i
   if (requests_.empty() && shmSends_.empty() && shmReceives_.empty()) return;
 
   statuses_.resize(requests_.size());
-  const int rc = shmSends_.empty() && shmReceives_.empty()
+  const int rc = shmSends_.empty() && shmReceives_.empty() && timeoutMs_ == 0
                      ? MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses_.data())
-                     : progressUntilDone();
+                     : progressUntilDone(tag);
   if (rc != MPI_SUCCESS) abandon();  // requests still pending (MPI_ERR_PENDING)
   if (rc == MPI_ERR_IN_STATUS) {
     for (const MPI_Status& st : statuses_)
@@ -551,9 +604,9 @@ void MpiTransport::exchangeSteps(const PeerExchange* exchanges, std::size_t n, i
   for (const Unpack& u : unpack_) std::memcpy(u.to, packBuffer_.data() + u.from, u.bytes);
 }
 
-int MpiTransport::progressUntilDone() {
+int MpiTransport::progressUntilDone(int tag) {
   bool mpiDone = requests_.empty();
-  detail::Poller poller;
+  detail::Poller poller(timeoutMs_);
   // A channel carries one message after another: of several messages to
   // (from) one peer in a step, only the first unfinished one moves, so
   // they are sent (filed) in the order MPI would match them.
@@ -579,7 +632,23 @@ int MpiTransport::progressUntilDone() {
       done &= mpiDone;
     }
     if (done) return MPI_SUCCESS;
-    poller.after(moved);
+    if (poller.after(moved)) {
+      // Who has not been heard from: the pending receives (MPI's come
+      // first in requests_, one per source_).
+      std::vector<int> silent, full;
+      for (const ShmChannels::Receive& r : shmReceives_)
+        if (!r.done) silent.push_back(r.peer);
+      for (const ShmChannels::Send& s : shmSends_)
+        if (!s.done) full.push_back(s.peer);
+      for (std::size_t r = 0; r < sources_.size() && !mpiDone; ++r) {
+        int flag = 1;
+        if (requests_[r] != MPI_REQUEST_NULL) MPI_Test(&requests_[r], &flag, MPI_STATUS_IGNORE);
+        if (!flag) silent.push_back(sources_[r]);
+      }
+      std::sort(silent.begin(), silent.end());
+      silent.erase(std::unique(silent.begin(), silent.end()), silent.end());
+      timedOut(tag, silent, full);
+    }
   }
 }
 
@@ -653,9 +722,10 @@ class MpiBootstrap final : public UcxBootstrap {
 
 std::unique_ptr<UcxBootstrap> mpiBootstrap(MPI_Comm comm) { return std::make_unique<MpiBootstrap>(comm); }
 
-std::unique_ptr<Transport> makeTransport(MPI_Comm comm) {
+std::unique_ptr<Transport> makeTransport(MPI_Comm comm, std::int64_t timeoutMs) {
   const char* which = std::getenv("COLLC_TRANSPORT");
-  if (!which || !*which || std::strcmp(which, "mpi") == 0) return std::make_unique<MpiTransport>(comm);
+  if (!which || !*which || std::strcmp(which, "mpi") == 0)
+    return std::make_unique<MpiTransport>(comm, MpiTransport::Options::fromEnvironment(timeoutMs));
   if (std::strcmp(which, "ucx") == 0) return std::make_unique<UcxTransport>(mpiBootstrap(comm));
   throw Error(std::string("coll::Comm: COLLC_TRANSPORT='") + which + "': expected mpi or ucx");
 }

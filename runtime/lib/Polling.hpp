@@ -7,20 +7,38 @@
 // (docs/benchmarks.md, "The lean call path").
 
 #include <sched.h>
+#include <time.h>
+
+#include <cstdint>
 
 namespace coll::detail {
 
 class Poller {
  public:
-  // Call after each poll: whether it found anything to do.
-  void after(bool progressed) {
+  Poller() = default;
+  // A wait that gives up after `limitMs` milliseconds without progress
+  // (0: never).
+  explicit Poller(std::int64_t limitMs) : limitMs_(limitMs) {}
+
+  // Call after each poll: whether it found anything to do. Returns whether
+  // the wait has gone `limitMs` without progress, counted from its first
+  // idle poll that yields the core: a wait that progresses, or ends within
+  // its first idle polls, reads no clock.
+  bool after(bool progressed) {
     if (progressed) {
       idle_ = 0;
+      idleSince_ = 0;
     } else if (++idle_ >= kSpinsBeforeYield) {
       sched_yield();
+      if (limitMs_ > 0) {
+        const std::int64_t now = nowMs();
+        if (idleSince_ == 0) idleSince_ = now;
+        return now - idleSince_ >= limitMs_;
+      }
     } else {
       relax();
     }
+    return false;
   }
 
  private:
@@ -30,7 +48,13 @@ class Poller {
     __builtin_ia32_pause();
 #endif
   }
+  static std::int64_t nowMs() {
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return static_cast<std::int64_t>(t.tv_sec) * 1000 + t.tv_nsec / 1000000;
+  }
   int idle_ = 0;
+  std::int64_t limitMs_ = 0, idleSince_ = 0;
 };
 
 }  // namespace coll::detail

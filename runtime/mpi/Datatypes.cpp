@@ -20,6 +20,56 @@ std::string mpiError(int code) {
   return std::string(text, static_cast<std::size_t>(length));
 }
 
+// What a reduction runs the named type `basic` as (Signature::reducible
+// and the fields after it).
+void describeElement(MPI_Datatype basic, Signature& s) {
+  struct Known {
+    MPI_Datatype type;
+    bool isSigned, floating;
+  };
+  // MPI's C integer, multi-language, floating, byte and logical types
+  // (MPI_CHAR is none of them: MPI does not reduce it).
+  const Known known[] = {
+      {MPI_SIGNED_CHAR, true, false},   {MPI_UNSIGNED_CHAR, false, false},
+      {MPI_SHORT, true, false},         {MPI_UNSIGNED_SHORT, false, false},
+      {MPI_INT, true, false},           {MPI_UNSIGNED, false, false},
+      {MPI_LONG, true, false},          {MPI_UNSIGNED_LONG, false, false},
+      {MPI_LONG_LONG, true, false},     {MPI_UNSIGNED_LONG_LONG, false, false},
+      {MPI_INT8_T, true, false},        {MPI_UINT8_T, false, false},
+      {MPI_INT16_T, true, false},       {MPI_UINT16_T, false, false},
+      {MPI_INT32_T, true, false},       {MPI_UINT32_T, false, false},
+      {MPI_INT64_T, true, false},       {MPI_UINT64_T, false, false},
+      {MPI_AINT, true, false},          {MPI_OFFSET, true, false},
+      {MPI_COUNT, true, false},         {MPI_FLOAT, true, true},
+      {MPI_DOUBLE, true, true},         {MPI_LONG_DOUBLE, true, true},
+      {MPI_BYTE, false, false},         {MPI_C_BOOL, false, false},
+  };
+  for (const Known& k : known) {
+    if (k.type != basic) continue;
+    s.bitwiseOnly = basic == MPI_BYTE;
+    s.logicalOnly = basic == MPI_C_BOOL;
+    s.noLogical = basic == MPI_AINT || basic == MPI_OFFSET || basic == MPI_COUNT;
+    int size = 0;
+    PMPI_Type_size(basic, &size);
+    s.reducible = true;
+    if (k.floating) {
+      if (size == sizeof(float)) s.element = Element::f32;
+      else if (size == sizeof(double)) s.element = Element::f64;
+      else if (size == sizeof(long double)) s.element = Element::f80;
+      else s.reducible = false;
+      return;
+    }
+    switch (size) {
+      case 1: s.element = k.isSigned ? Element::i8 : Element::u8; break;
+      case 2: s.element = k.isSigned ? Element::i16 : Element::u16; break;
+      case 4: s.element = k.isSigned ? Element::i32 : Element::u32; break;
+      case 8: s.element = k.isSigned ? Element::i64 : Element::u64; break;
+      default: s.reducible = false;
+    }
+    return;
+  }
+}
+
 // The signature of `type`, read from MPI (uncached): a named type is its
 // own basic type; a derived one is described from its constructor's
 // arguments (MPI_Type_get_contents), recursively.
@@ -48,6 +98,7 @@ Signature describe(MPI_Datatype type) {
   if (combiner == MPI_COMBINER_NAMED || datatypes == 0) {
     s.basic = type;
     s.basicCount = 1;
+    describeElement(type, s);
     s.dense = fills;
     return s;
   }
@@ -84,6 +135,7 @@ Signature describe(MPI_Datatype type) {
     PMPI_Type_size(basic, &basicSize);
     s.basic = basic;
     s.basicCount = basicSize > 0 ? s.size / static_cast<std::size_t>(basicSize) : 0;
+    describeElement(basic, s);
   }
   // One run in signature order: the constructors whose entries follow
   // each other in memory; every other layout is staged.
@@ -186,57 +238,17 @@ Signature signatureOf(MPI_Datatype type, int keyval) {
   return result;
 }
 
-bool reducedElement(MPI_Datatype basic, Reduction reduction, Element& element) {
-  struct Known {
-    MPI_Datatype type;
-    bool isSigned, floating;
-  };
-  // MPI's C integer, multi-language, floating, byte and logical types
-  // (MPI_CHAR is none of them: MPI does not reduce it).
-  const Known known[] = {
-      {MPI_SIGNED_CHAR, true, false},   {MPI_UNSIGNED_CHAR, false, false},
-      {MPI_SHORT, true, false},         {MPI_UNSIGNED_SHORT, false, false},
-      {MPI_INT, true, false},           {MPI_UNSIGNED, false, false},
-      {MPI_LONG, true, false},          {MPI_UNSIGNED_LONG, false, false},
-      {MPI_LONG_LONG, true, false},     {MPI_UNSIGNED_LONG_LONG, false, false},
-      {MPI_INT8_T, true, false},        {MPI_UINT8_T, false, false},
-      {MPI_INT16_T, true, false},       {MPI_UINT16_T, false, false},
-      {MPI_INT32_T, true, false},       {MPI_UINT32_T, false, false},
-      {MPI_INT64_T, true, false},       {MPI_UINT64_T, false, false},
-      {MPI_AINT, true, false},          {MPI_OFFSET, true, false},
-      {MPI_COUNT, true, false},         {MPI_FLOAT, true, true},
-      {MPI_DOUBLE, true, true},         {MPI_LONG_DOUBLE, true, true},
-      {MPI_BYTE, false, false},         {MPI_C_BOOL, false, false},
-  };
+bool reducedElement(const Signature& signature, Reduction reduction, Element& element) {
   const bool logical = reduction == Reduction::land || reduction == Reduction::lor ||
                        reduction == Reduction::lxor;
   const bool bitwise = reduction == Reduction::band || reduction == Reduction::bor ||
                        reduction == Reduction::bxor;
-  for (const Known& k : known) {
-    if (k.type != basic) continue;
-    if (basic == MPI_BYTE && !bitwise) return false;        // MPI: bitwise only
-    if (basic == MPI_C_BOOL && !logical) return false;      // MPI: logical only
-    if ((basic == MPI_AINT || basic == MPI_OFFSET || basic == MPI_COUNT) && logical)
-      return false;  // the multi-language types: no logical operator
-    int size = 0;
-    PMPI_Type_size(basic, &size);
-    if (k.floating) {
-      if (size == sizeof(float)) element = Element::f32;
-      else if (size == sizeof(double)) element = Element::f64;
-      else if (size == sizeof(long double)) element = Element::f80;
-      else return false;
-    } else {
-      switch (size) {
-        case 1: element = k.isSigned ? Element::i8 : Element::u8; break;
-        case 2: element = k.isSigned ? Element::i16 : Element::u16; break;
-        case 4: element = k.isSigned ? Element::i32 : Element::u32; break;
-        case 8: element = k.isSigned ? Element::i64 : Element::u64; break;
-        default: return false;
-      }
-    }
-    return reduces(element, reduction);
-  }
-  return false;
+  if (!signature.reducible || (signature.logicalOnly && !logical) ||
+      (signature.bitwiseOnly && !bitwise) || (signature.noLogical && logical) ||
+      !reduces(signature.element, reduction))
+    return false;
+  element = signature.element;
+  return true;
 }
 
 Run::Run(const void* buffer, std::size_t count, MPI_Datatype type, const Signature& signature,

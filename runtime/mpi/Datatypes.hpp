@@ -27,6 +27,13 @@ struct Signature {
   // entries one element holds.
   MPI_Datatype basic = MPI_DATATYPE_NULL;
   std::size_t basicCount = 0;
+  // What a reduction runs `basic` as, if the runtime reduces it: MPI's C
+  // integer, multi-language, floating, byte and logical types (not
+  // MPI_CHAR, not the pair types), and which operators MPI defines on it.
+  bool reducible = false;
+  Element element = Element::u8;
+  bool logicalOnly = false, bitwiseOnly = false;  // MPI_C_BOOL, MPI_BYTE
+  bool noLogical = false;  // the multi-language types (MPI_AINT, MPI_OFFSET, MPI_COUNT)
   // Whether one element's bytes lie at [trueLb, trueLb + size) in
   // signature order; `extent` is the stride between elements.
   bool dense = false;
@@ -49,10 +56,9 @@ Signature signatureOf(MPI_Datatype type, int keyval);
 // The datatype keyval signatureOf keeps its descriptions under.
 int makeSignatureKeyval();
 
-// A reduction's element type for a named basic type, or false: MPI's C
-// integer, multi-language, floating, byte and logical types (not MPI_CHAR,
-// not the pair types), with the operators MPI defines on each.
-bool reducedElement(MPI_Datatype basic, Reduction reduction, Element& element);
+// Whether MPI defines `reduction` on the elements of `signature` and the
+// runtime reduces them: then `element` is what they run as.
+bool reducedElement(const Signature& signature, Reduction reduction, Element& element);
 
 // `count` x `type` at `buffer` as one run of bytes in signature order: the
 // buffer itself where its layout is one run, else a staging copy of this

@@ -113,6 +113,12 @@ struct CommState {
   std::array<const Policy*, kCalls> policies{};
 };
 
+// How long a served call waits for its peers in one exchange before it
+// fails, naming them (docs/robustness.md), unless COLLC_TIMEOUT_MS says
+// otherwise (0: forever): long enough for any legal program's ranks to
+// meet, short enough that a dead or diverging rank ends in an error.
+constexpr std::int64_t kDropInTimeoutMs = 600000;
+
 Library* library = nullptr;  // made once, never freed (a delete callback may run late)
 std::once_flag libraryMade;
 // Set when MPI_Finalize begins: calls made inside PMPI_Finalize (e.g. by a
@@ -253,7 +259,7 @@ CommState& stateOf(MPI_Comm comm) {
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
   if (!inter) {
-    state->comm = std::make_unique<Comm>(comm);
+    state->comm = std::make_unique<Comm>(makeTransport(comm, kDropInTimeoutMs));
     state->comm->recordTo("");  // COLLC_RECORD is for the program's own Comms
     for (int call = 0; call < kCalls; ++call)
       state->policies[call] = policyFor(lib, static_cast<Call>(call), state->comm->size());
@@ -451,7 +457,7 @@ bool reductionAdmitted(Library& lib, Call call, int count, const Signature& sign
   elements = 0;
   if (bytes > 0) {
     if (signature.basic == MPI_DATATYPE_NULL) return d.why = Pass::datatype, false;
-    if (!reducedElement(signature.basic, reduction, element)) return d.why = Pass::reduction, false;
+    if (!reducedElement(signature, reduction, element)) return d.why = Pass::reduction, false;
     elements = static_cast<std::size_t>(count) * signature.basicCount;
   }
   return blocksAdmitted(lib, call, count, signature, comm, d, bytes);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs an MPI program once under mpirun with libcollc_mpi.so preloaded,
-# within PRELOAD_TIMEOUT seconds (default 60), and requires each line of
-# PRELOAD_LINES (lines separated by '|') in its output, exactly.
+# Runs an MPI program once under mpirun with libcollc_mpi.so preloaded
+# (LIBRARY '-': without), within PRELOAD_TIMEOUT seconds (default 60),
+# and requires each line of PRELOAD_LINES (lines separated by '|') in its
+# output, exactly; the program's exit status is not judged.
 #   expect.sh openmpi|mpich NP LIBRARY PROGRAM MPIRUN [FLAGS...]
 set -euo pipefail
 vendor=$1 np=$2 library=$3 program=$4
@@ -11,10 +12,11 @@ case $vendor in
   mpich) preload=(-genv LD_PRELOAD "$library") ;;
   *) echo "expect.sh: unknown MPI vendor '$vendor'" >&2; exit 2 ;;
 esac
+[ "$library" != - ] || preload=()
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 code=0
-timeout -k 10 "${PRELOAD_TIMEOUT:-60}" "$@" -np "$np" "${preload[@]}" "$program" > "$out" 2>&1 || code=$?
+timeout -k 10 "${PRELOAD_TIMEOUT:-60}" "$@" -np "$np" ${preload[@]+"${preload[@]}"} "$program" > "$out" 2>&1 || code=$?
 cat "$out"
 if [ "$code" = 124 ] || [ "$code" = 137 ]; then
   echo "expect.sh: the program did not finish within ${PRELOAD_TIMEOUT:-60} s (a hang)"; exit 1

@@ -298,6 +298,15 @@ inline std::vector<int> partsOf(const PlanCode::PartRef* refs, std::uint32_t cou
   }
 }
 
+// A transport's failure (a wait past COLLC_TIMEOUT_MS, a message of
+// another size, MPI's or UCX's error) named with the collective and step.
+[[noreturn, gnu::noinline, gnu::cold]] inline void failedExchange(const Plan& plan, int step,
+                                                                  const Error& e) {
+  throw Error(std::string("coll::execute: ") + kindName(plan.kind) + " on rank " +
+              std::to_string(plan.rank) + " of " + std::to_string(plan.ranks) + ", step " +
+              std::to_string(step) + ": " + e.what());
+}
+
 [[noreturn, gnu::noinline, gnu::cold]] inline void mismatch(const Plan& plan, int rank, int size,
                                                             std::size_t parts) {
   if (rank != plan.rank || size != plan.ranks)
@@ -439,7 +448,13 @@ void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
       }
       exchanges[i] = e;
     }
-    if (numPairs) transport.exchangeAll(exchanges, numPairs, group.exchange);
+    if (numPairs) {
+      try {
+        transport.exchangeAll(exchanges, numPairs, group.exchange);
+      } catch (const Error& e) {
+        detail::failedExchange(plan, steps[0].step, e);
+      }
+    }
     // File what was staged, in the order of the plan.
     offset = 0;
     k = 0;

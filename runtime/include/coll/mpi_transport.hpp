@@ -17,7 +17,9 @@
 #endif
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "coll/shm_channels.hpp"
@@ -37,9 +39,13 @@ class MpiTransport final : public Transport {
   struct Options {
     bool sharedMemory = true;
     std::size_t sharedMemoryBytes = 32768;
+    // How long one exchange may wait for its peers before it fails with
+    // an error naming them (0: forever). The transport is unusable after.
+    std::int64_t timeoutMs = 0;
     // From the environment: COLLC_SHM=0 turns the channels off,
-    // COLLC_SHM_BYTES=N sets the largest message they carry (0: off).
-    static Options fromEnvironment();
+    // COLLC_SHM_BYTES=N sets the largest message they carry (0: off),
+    // COLLC_TIMEOUT_MS=N the wait limit (else `timeoutMs`).
+    static Options fromEnvironment(std::int64_t timeoutMs = 0);
   };
   // Collective over comm. The ranks of a node use the channels only if
   // all of them ask for them (the smallest sharedMemoryBytes holds).
@@ -75,15 +81,23 @@ class MpiTransport final : public Transport {
   void freeSharedMemory();
   // Runs the step's shared-memory messages and completes its MPI requests
   // (requests_), whichever arrive first.
-  int progressUntilDone();
+  int progressUntilDone(int tag);
   // Throws unless every receive through the channels got the size and
   // tag its step expects.
   void checkSharedMemoryReceives(int tag) const;
+  // After a wait past timeoutMs_: gives up the step's pending requests,
+  // marks the transport failed and throws, naming the peers not heard
+  // from (or not taking this rank's messages).
+  [[noreturn]] void timedOut(int tag, const std::vector<int>& silent, const std::vector<int>& full);
+  [[noreturn]] void unusable() const;
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 0;
   int tagUpperBound_ = 32767;  // the MPI-guaranteed minimum until queried
+  std::int64_t timeoutMs_ = 0;
+  bool failed_ = false;  // an exchange timed out: the step's state is lost
+  std::string failure_;
   // One side of an exchange as one MPI message (see describe()).
   struct Message {
     const void* base = nullptr;
@@ -137,8 +151,9 @@ std::unique_ptr<UcxBootstrap> mpiBootstrap(MPI_Comm comm);
 
 // The transport of Comm{comm} (collective over comm): MpiTransport, or
 // with COLLC_TRANSPORT=ucx in the environment (every rank alike) a
-// UcxTransport bootstrapped over comm.
-std::unique_ptr<Transport> makeTransport(MPI_Comm comm);
+// UcxTransport bootstrapped over comm. Either waits at most
+// COLLC_TIMEOUT_MS, else `timeoutMs` (0: forever), for an exchange.
+std::unique_ptr<Transport> makeTransport(MPI_Comm comm, std::int64_t timeoutMs = 0);
 
 template <>
 struct TransportFor<MPI_Comm> {

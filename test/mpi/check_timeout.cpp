@@ -1,0 +1,53 @@
+// A rank that does not come: with COLLC_TIMEOUT_MS set, the others' call
+// of the ring allreduce fails within the limit with a coll::Error naming
+// the collective, the step and the rank not heard from, never a hang; the
+// Comm is unusable after (a second call says why at once). Every rank
+// prints one line; test mpi.timeout.* requires each exactly. The ranks
+// then end with MPI_Abort, as docs/robustness.md advises after a
+// transport failure (the Comm's shared window cannot be freed together).
+//   COLLC_TIMEOUT_MS=1500 mpirun -np P check_timeout [MESSAGE_DOUBLES]
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "coll/runtime.hpp"
+#include "ring.hpp"
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const std::size_t count = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 4;
+  // Not destroyed: after the failure no rank frees it (see above).
+  auto* comm = new coll::Comm(MPI_COMM_WORLD);
+  std::vector<double> in(count, rank + 1.0), out(count, 0.0);
+  collc::ring(*comm, in.data(), out.data(), count);  // every rank: fine
+  const bool ok = out[0] == size * (size + 1) / 2.0;
+  std::string line;
+  if (rank == size - 1) {
+    line = "skipped";
+  } else {
+    try {
+      collc::ring(*comm, in.data(), out.data(), count);
+      line = "no error";
+    } catch (const coll::Error& e) {
+      line = e.what();
+    }
+    try {
+      collc::ring(*comm, in.data(), out.data(), count);
+      line += " -- no error again";
+    } catch (const coll::Error& e) {
+      line += std::string(" -- then: ") + e.what();
+    }
+  }
+  std::printf("rank %d: %s%s\n", rank, ok ? "" : "(first call wrong) ", line.c_str());
+  std::fflush(stdout);
+  MPI_Barrier(MPI_COMM_WORLD);  // (MPI's own: every line is out)
+  if (rank == 0) MPI_Abort(MPI_COMM_WORLD, 0);
+  MPI_Finalize();
+  return 0;
+}
