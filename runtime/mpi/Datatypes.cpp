@@ -110,12 +110,13 @@ Signature describe(MPI_Datatype type) {
     return Signature{};
   std::vector<Signature> parts;
   for (MPI_Datatype t : types) parts.push_back(describe(t));
-  // The constituents MPI returns as new handles (the derived ones) are ours
-  // to free.
+  // The constituents MPI returns as new handles (the derived ones: those
+  // made of other types) are ours to free; named and MPI_Type_create_f90_*
+  // types are predefined.
   for (MPI_Datatype t : types) {
     int i = 0, a = 0, d = 0, c = MPI_COMBINER_NAMED;
     PMPI_Type_get_envelope(t, &i, &a, &d, &c);
-    if (c != MPI_COMBINER_NAMED) PMPI_Type_free(&t);
+    if (c != MPI_COMBINER_NAMED && d > 0) PMPI_Type_free(&t);
   }
   // The basic type: the one of every constituent that adds entries (a
   // struct's block of length 0, or of an empty type, adds none).
