@@ -5,7 +5,9 @@
 // prints one line; test mpi.timeout.* requires each exactly. The ranks
 // then end with MPI_Abort, as docs/robustness.md advises after a
 // transport failure (the Comm's shared window cannot be freed together).
-//   COLLC_TIMEOUT_MS=1500 mpirun -np P check_timeout [MESSAGE_DOUBLES]
+// Without COLLC_TIMEOUT_MS it sets 1500 ms itself: run bare, it still
+// ends. (Not named check_*: the main job runs those and expects PASS.)
+//   COLLC_TIMEOUT_MS=1500 mpirun -np P timeout_check [MESSAGE_DOUBLES]
 #include <mpi.h>
 
 #include <cstdio>
@@ -17,6 +19,7 @@
 #include "ring.hpp"
 
 int main(int argc, char** argv) {
+  setenv("COLLC_TIMEOUT_MS", "1500", 0);
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
