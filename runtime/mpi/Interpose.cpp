@@ -115,7 +115,7 @@ struct CommState {
 
 // How long a served call waits for its peers in one exchange before it
 // fails, naming them (docs/robustness.md), unless COLLC_TIMEOUT_MS says
-// otherwise (0: forever): NCCL's and PyTorch's watchdog default, so that
+// otherwise (0: forever): PyTorch's default for NCCL groups, so that
 // a dead or diverging rank ends in an error; a program whose ranks reach
 // a collective further apart sets COLLC_TIMEOUT_MS=0.
 constexpr std::int64_t kDropInTimeoutMs = 600000;
