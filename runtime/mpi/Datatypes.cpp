@@ -206,14 +206,21 @@ int makeSignatureKeyval() {
 }
 
 Signature signatureOf(MPI_Datatype type, int keyval) {
-  // Named types never change nor go: the last few looked up, per thread.
+  // Named types never change nor go: the last few looked up, per thread
+  // (one thread-local object: one look-up of this library's block).
   struct Entry {
     MPI_Datatype type;
     Signature signature;
   };
   constexpr std::size_t kNamed = 16;
-  thread_local Entry named[kNamed];
-  thread_local std::size_t used = 0, next = 0;
+  struct Named {
+    Entry entries[kNamed];
+    std::size_t used = 0, next = 0;
+  };
+  thread_local Named cache;
+  Entry* named = cache.entries;
+  std::size_t& used = cache.used;
+  std::size_t& next = cache.next;
   for (std::size_t i = 0; i < used; ++i)
     if (named[i].type == type) return named[i].signature;
   int integers = 0, addresses = 0, datatypes = 0, combiner = 0;

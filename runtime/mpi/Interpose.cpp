@@ -438,8 +438,9 @@ bool blocksAdmitted(Library& lib, Call call, int count, const Signature& signatu
   if (!signature.valid) return d.why = Pass::datatype, false;
   if (!sizeFits(count, signature.size, bytes)) return d.why = Pass::count, false;
   if (!admitted(lib, call, comm, d)) return false;
-  const std::size_t ranks = static_cast<std::size_t>(d.comm->size());
-  if (bytes > SIZE_MAX / ranks) return d.why = Pass::count, false;
+  std::size_t all = 0;
+  if (__builtin_mul_overflow(bytes, static_cast<std::size_t>(d.comm->size()), &all))
+    return d.why = Pass::count, false;
   return true;
 }
 
