@@ -175,17 +175,17 @@ int deleteSignature(MPI_Datatype, int, void* value, void*) {
 // Copies `count` elements between the buffer and the run, at most INT_MAX
 // bytes per MPI_Pack/MPI_Unpack.
 void transfer(bool pack, const void* buffer, std::size_t count, MPI_Datatype type,
-              const Signature& signature, char* run) {
-  if (signature.size > static_cast<std::size_t>(INT_MAX))
-    throw Error("collc_mpi: a datatype of " + std::to_string(signature.size) +
+              std::size_t size, MPI_Aint extent, char* run) {
+  if (size > static_cast<std::size_t>(INT_MAX))
+    throw Error("collc_mpi: a datatype of " + std::to_string(size) +
                 " bytes is beyond what MPI_Pack stages");
-  const std::size_t chunk = static_cast<std::size_t>(INT_MAX) / signature.size;
+  const std::size_t chunk = static_cast<std::size_t>(INT_MAX) / size;
   for (std::size_t done = 0; done < count; done += chunk) {
     const std::size_t n = std::min(chunk, count - done);
     char* at = const_cast<char*>(static_cast<const char*>(buffer)) +
-               static_cast<MPI_Aint>(done) * signature.extent;
-    char* bytes = run + done * signature.size;
-    const int length = static_cast<int>(n * signature.size);
+               static_cast<MPI_Aint>(done) * extent;
+    char* bytes = run + done * size;
+    const int length = static_cast<int>(n * size);
     int position = 0;
     const int rc = pack ? PMPI_Pack(at, static_cast<int>(n), type, bytes, length, &position,
                                     MPI_COMM_SELF)
@@ -261,7 +261,7 @@ bool reducedElement(const Signature& signature, Reduction reduction, Element& el
 
 Run::Run(const void* buffer, std::size_t count, MPI_Datatype type, const Signature& signature,
          bool load)
-    : buffer_(buffer), type_(type), signature_(signature) {
+    : buffer_(buffer), type_(type), size_(signature.size), extent_(signature.extent) {
   if (signature.runOf(count)) {
     data_ = buffer ? const_cast<char*>(static_cast<const char*>(buffer)) + signature.trueLb
                    : nullptr;
@@ -269,11 +269,11 @@ Run::Run(const void* buffer, std::size_t count, MPI_Datatype type, const Signatu
   }
   staged_.reset(new char[count * signature.size]);
   data_ = staged_.get();
-  if (load) transfer(true, buffer_, count, type_, signature_, data_);
+  if (load) transfer(true, buffer_, count, type_, size_, extent_, data_);
 }
 
 void Run::store(std::size_t count) const {
-  if (staged_) transfer(false, buffer_, count, type_, signature_, data_);
+  if (staged_) transfer(false, buffer_, count, type_, size_, extent_, data_);
 }
 
 }  // namespace coll::mpi

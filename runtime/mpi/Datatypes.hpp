@@ -77,7 +77,8 @@ class Run {
  private:
   const void* buffer_;
   MPI_Datatype type_;
-  Signature signature_;
+  std::size_t size_;  // the signature's, for staging
+  MPI_Aint extent_;
   std::unique_ptr<char[]> staged_;
   char* data_ = nullptr;
 };
