@@ -429,19 +429,30 @@ using namespace coll::mpi;
 
 namespace {
 
-// The bytes of `count` x `signature` where every rank's are the same (a
-// block, or a reduction's vector), and whether the call is served on
-// `comm`: then `d.comm` and `bytes`; else `d.why`. P blocks of it must fit
-// in memory too (the calls with one block per rank).
-bool blocksAdmitted(Library& lib, Call call, int count, const Signature& signature, MPI_Comm comm,
-                    Decision& d, std::size_t& bytes) {
+// The bytes of `count` x `signature`, or false and `d.why`.
+bool bytesOf(int count, const Signature& signature, Decision& d, std::size_t& bytes) {
   if (!signature.valid) return d.why = Pass::datatype, false;
   if (!sizeFits(count, signature.size, bytes)) return d.why = Pass::count, false;
+  return true;
+}
+
+// Whether a call of `bytes` per rank (or block) is served on `comm`:
+// then `d.comm`; P blocks of it must fit in memory too (the calls with
+// one block per rank). Else `d.why`.
+bool servedOn(Library& lib, Call call, MPI_Comm comm, Decision& d, std::size_t bytes) {
   if (!admitted(lib, call, comm, d)) return false;
   std::size_t all = 0;
   if (__builtin_mul_overflow(bytes, static_cast<std::size_t>(d.comm->size()), &all))
     return d.why = Pass::count, false;
   return true;
+}
+
+// The bytes of `count` x `signature` where every rank's are the same (a
+// block), and whether the call is served on `comm`: then `d.comm` and
+// `bytes`; else `d.why`.
+bool blocksAdmitted(Library& lib, Call call, int count, const Signature& signature, MPI_Comm comm,
+                    Decision& d, std::size_t& bytes) {
+  return bytesOf(count, signature, d, bytes) && servedOn(lib, call, comm, d, bytes);
 }
 
 // Whether a reduction of `count` x `signature` with `op` on `comm` is
@@ -453,8 +464,7 @@ bool reductionAdmitted(Library& lib, Call call, int count, const Signature& sign
                        MPI_Comm comm, Decision& d, Reduction& reduction, Element& element,
                        std::size_t& elements, std::size_t& bytes) {
   if (!reductionOf(op, reduction)) return d.why = Pass::userOperator, false;
-  if (!signature.valid) return d.why = Pass::datatype, false;
-  if (!sizeFits(count, signature.size, bytes)) return d.why = Pass::count, false;
+  if (!bytesOf(count, signature, d, bytes)) return false;
   element = Element::u8;
   elements = 0;
   if (bytes > 0) {
@@ -462,7 +472,7 @@ bool reductionAdmitted(Library& lib, Call call, int count, const Signature& sign
     if (!reducedElement(signature, reduction, element)) return d.why = Pass::reduction, false;
     elements = static_cast<std::size_t>(count) * signature.basicCount;
   }
-  return blocksAdmitted(lib, call, count, signature, comm, d, bytes);
+  return servedOn(lib, call, comm, d, bytes);
 }
 
 // This rank's other side of a block-wise call (its send side where
