@@ -5,7 +5,7 @@
 # where <mpi.h> is not found. Run by ctest as runtime-plans-mpi-free.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-headers="error plan trees digits scans group_moves merge butterfly groups reconfiguration segments transport recording executor collectives local_transport generated"
+headers="error plan trees digits scans group_moves merge butterfly groups reconfiguration segments transport checked recording executor collectives local_transport generated"
 if echo '#include <mpi.h>' | g++ -std=c++17 -fsyntax-only -x c++ - 2>/dev/null; then
   echo "check-mpi-free: <mpi.h> is on the default include path; the check would prove nothing" >&2
   exit 1

@@ -33,6 +33,7 @@
 
 #include "Datatypes.hpp"
 #include "Serve.hpp"
+#include "coll/checked.hpp"
 #include "coll/error.hpp"
 #include "coll/mpi_transport.hpp"
 
@@ -90,6 +91,7 @@ const char* callName(Call call) {
 // MPI_Finalize. The keyval caches each user communicator's coll::Comm.
 struct Library {
   bool disabled = false;
+  bool checked = false;  // COLLC_CHECK on some rank: every call agreed on first
   int verbose = 0;
   bool threadMultiple = false;
   int keyval = MPI_KEYVAL_INVALID;      // a communicator's CommState
@@ -141,6 +143,8 @@ Library& theLibrary() {
     library = new Library;
     const char* disable = std::getenv("COLLC_MPI_DISABLE");
     library->disabled = disable && std::strcmp(disable, "0") != 0 && *disable;
+    const char* check = std::getenv("COLLC_CHECK");
+    library->checked = check && std::strcmp(check, "0") != 0 && *check;
     if (const char* verbose = std::getenv("COLLC_MPI_VERBOSE"))
       library->verbose = std::atoi(verbose);
     int provided = MPI_THREAD_SINGLE;
@@ -193,7 +197,9 @@ const Policy* loadPolicy(const char* path, std::string& error) {
 
 // After MPI_Init: what passes every call (COLLC_MPI_DISABLE on a rank, a
 // rank at MPI_THREAD_MULTIPLE) passes it on every rank of MPI_COMM_WORLD,
-// so that no rank runs collc's schedule while another calls MPI's; and
+// so that no rank runs collc's schedule while another calls MPI's;
+// checked mode (COLLC_CHECK) on one rank is on for all, so that every rank
+// takes part in every call's agreement; and
 // the policy of COLLC_MPI_POLICY serves only if every rank loaded the same
 // one (else every rank serves with the built-in policy, and says why).
 void agreeAcrossWorld() {
@@ -208,17 +214,19 @@ void agreeAcrossWorld() {
   // a policy was loaded (l) and its digest (d) agree when max(x) == min(x)
   // == ~max(~x).
   const std::uint64_t loaded = policy ? 1 : 0, digest = policy ? policy->digest : 0;
-  std::uint64_t mine[7] = {lib.disabled ? 1u : 0u,
+  std::uint64_t mine[8] = {lib.disabled ? 1u : 0u,
                            lib.threadMultiple ? 1u : 0u,
                            asked && !policy ? ~static_cast<std::uint64_t>(rank) : 0u,
                            digest,
                            ~digest,
                            loaded,
-                           ~loaded};
-  std::uint64_t most[7] = {0, 0, 0, 0, 0, 0, 0};
-  PMPI_Allreduce(mine, most, 7, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+                           ~loaded,
+                           lib.checked ? 1u : 0u};
+  std::uint64_t most[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  PMPI_Allreduce(mine, most, 8, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
   lib.disabled = most[0] != 0;
   lib.threadMultiple = most[1] != 0;
+  lib.checked = most[7] != 0;
   if (most[2] != 0) {
     // Said once, by the first rank that failed.
     if (~most[2] == static_cast<std::uint64_t>(rank))
@@ -262,6 +270,7 @@ CommState& stateOf(MPI_Comm comm) {
   if (!inter) {
     state->comm = std::make_unique<Comm>(makeTransport(comm, kDropInTimeoutMs));
     state->comm->recordTo("");  // COLLC_RECORD is for the program's own Comms
+    state->comm->setChecked(false);  // checked here at each call's entry (agreeOnEntry)
     for (int call = 0; call < kCalls; ++call)
       state->policies[call] = policyFor(lib, static_cast<Call>(call), state->comm->size());
   }
@@ -288,11 +297,22 @@ bool reductionOf(MPI_Op op, Reduction& reduction) {
   return false;
 }
 
-// One call's decision: served on `comm`, or passed for `why`.
+// One call's decision: served on `comm`, or passed for `why`; and what
+// checked mode compares between the ranks (agreeOnEntry): the bytes the
+// decision read (per rank, or per block), the root, and a reduction's
+// operator (1 + Reduction, kUserOperator) and element type.
+constexpr std::uint8_t kUserOperator = 255;
+static_assert(static_cast<int>(ElementCode::i8) == 1 + static_cast<int>(Element::i8) &&
+                  static_cast<int>(ElementCode::f80) == 1 + static_cast<int>(Element::f80),
+              "an Element's code is 1 + the Element");
 struct Decision {
   Comm* comm = nullptr;
   const Policy* policy = nullptr;
   Pass why = Pass::form;
+  std::uint64_t bytes = kUnknownBytes;
+  int root = -1;
+  std::uint8_t op = 0;
+  ElementCode element = ElementCode::bytes;
 };
 
 // The checks every call makes before its own, and the policy that serves
@@ -343,9 +363,59 @@ void explainOnce(Library& lib, Call call, const void* site, const Decision& d, s
                comm.size(), bytes, why.c_str());
 }
 
+// How checked mode prints a view of an MPI call.
+std::string describeMpiCall(const CallView& view) {
+  static const char* const ops[] = {"MPI_SUM", "MPI_PROD", "MPI_MIN",  "MPI_MAX",  "MPI_LAND",
+                                    "MPI_LOR", "MPI_LXOR", "MPI_BAND", "MPI_BOR", "MPI_BXOR"};
+  const Call call = static_cast<Call>(view.call);
+  std::string text = callName(call);
+  if (call == Call::barrier) return text;
+  const bool blocks = call == Call::allgather || call == Call::alltoall || call == Call::gather ||
+                      call == Call::scatter;
+  text += blocks ? " of blocks of " : " of ";
+  text += view.bytes == kUnknownBytes ? std::string("an invalid count or datatype")
+                                      : std::to_string(view.bytes) + " B";
+  std::string details;
+  if (view.element != static_cast<std::uint8_t>(ElementCode::bytes))
+    details = elementName(static_cast<ElementCode>(view.element));
+  if (view.op == kUserOperator)
+    details += std::string(details.empty() ? "" : ", ") + "a user-defined or pair operator";
+  else if (view.op > 0 && view.op <= sizeof ops / sizeof *ops)
+    details += std::string(details.empty() ? "" : ", ") + ops[view.op - 1];
+  if (!details.empty()) text += " (" + details + ")";
+  if (view.root >= 0) text += ", root " + std::to_string(view.root);
+  return text;
+}
+
+// Checked mode (COLLC_CHECK): before a call is served or passed, the
+// ranks of an intracommunicator agree on what they call (coll/checked.hpp),
+// so that a rank calling another collective, count, type, operator or
+// root fails on every rank, naming each rank's view, before any rank
+// enters a schedule or MPI's call. Every rank reaches this at every call
+// it intercepts, as it decides alike what is checked: nothing where the
+// library is off, at MPI_THREAD_MULTIPLE, on MPI_COMM_NULL or an
+// intercommunicator, or while finalizing.
+void agreeOnEntry(Library& lib, Call call, MPI_Comm comm, const Decision& d) {
+  if (__builtin_expect(!lib.checked, 1)) return;
+  if (lib.disabled || lib.threadMultiple || comm == MPI_COMM_NULL ||
+      finalizing.load(std::memory_order_relaxed))
+    return;
+  Comm* served = d.comm ? d.comm : stateOf(comm).comm.get();
+  if (!served) return;
+  CallView view;
+  view.origin = static_cast<std::uint8_t>(CallOrigin::dropIn);
+  view.call = static_cast<std::uint8_t>(call);
+  view.bytes = call == Call::barrier ? 0 : d.bytes;
+  view.root = d.root;
+  view.op = d.op;
+  view.element = static_cast<std::uint8_t>(d.element);
+  agreeOnCall(*served, view, describeMpiCall);
+}
+
 // Runs `serve` (the policy's schedule) and counts it.
 template <class Serve>
-int run(Library& lib, Call call, const Decision& d, Serve&& serve) {
+int run(Library& lib, Call call, MPI_Comm comm, const Decision& d, Serve&& serve) {
+  agreeOnEntry(lib, call, comm, d);
   serve(*d.policy);
   lib.served[static_cast<int>(call)].fetch_add(1, std::memory_order_relaxed);
   if (d.policy == lib.loaded)
@@ -370,8 +440,10 @@ int guarded(Call call, MPI_Comm comm, Body&& body) {
   return MPI_ERR_INTERN;
 }
 
-void countPassed(Library& lib, Call call, Pass why) {
-  lib.passed[static_cast<int>(call)][static_cast<int>(why)].fetch_add(1, std::memory_order_relaxed);
+// Counts a call passed to MPI (after checked mode's agreement).
+void countPassed(Library& lib, Call call, MPI_Comm comm, const Decision& d) {
+  agreeOnEntry(lib, call, comm, d);
+  lib.passed[static_cast<int>(call)][static_cast<int>(d.why)].fetch_add(1, std::memory_order_relaxed);
 }
 
 void printSummary(Library& lib) {
@@ -433,6 +505,7 @@ namespace {
 bool bytesOf(int count, const Signature& signature, Decision& d, std::size_t& bytes) {
   if (!signature.valid) return d.why = Pass::datatype, false;
   if (!sizeFits(count, signature.size, bytes)) return d.why = Pass::count, false;
+  d.bytes = bytes;
   return true;
 }
 
@@ -463,13 +536,15 @@ bool blocksAdmitted(Library& lib, Call call, int count, const Signature& signatu
 bool reductionAdmitted(Library& lib, Call call, int count, const Signature& signature, MPI_Op op,
                        MPI_Comm comm, Decision& d, Reduction& reduction, Element& element,
                        std::size_t& elements, std::size_t& bytes) {
-  if (!reductionOf(op, reduction)) return d.why = Pass::userOperator, false;
+  if (!reductionOf(op, reduction)) return d.op = kUserOperator, d.why = Pass::userOperator, false;
+  d.op = static_cast<std::uint8_t>(1 + static_cast<int>(reduction));
   if (!bytesOf(count, signature, d, bytes)) return false;
   element = Element::u8;
   elements = 0;
   if (bytes > 0) {
     if (signature.basic == MPI_DATATYPE_NULL) return d.why = Pass::datatype, false;
     if (!reducedElement(signature, reduction, element)) return d.why = Pass::reduction, false;
+    d.element = static_cast<coll::ElementCode>(1 + static_cast<int>(element));
     elements = static_cast<std::size_t>(count) * signature.basicCount;
   }
   return servedOn(lib, call, comm, d, bytes);
@@ -513,7 +588,7 @@ int reductionCall(Call call, const void* site, const void* sendbuf, void* recvbu
     if (reductionAdmitted(lib, call, count, signature, op, comm, d, reduction, element, elements,
                           bytes)) {
       explainOnce(lib, call, site, d, bytes);
-      return run(lib, call, d, [&](const Policy& policy) {
+      return run(lib, call, comm, d, [&](const Policy& policy) {
         const bool inPlace = sendbuf == MPI_IN_PLACE;
         const std::size_t n = static_cast<std::size_t>(count);
         const std::size_t blocks =
@@ -528,7 +603,7 @@ int reductionCall(Call call, const void* site, const void* sendbuf, void* recvbu
         recv.store(n);
       });
     }
-    countPassed(lib, call, d.why);
+    countPassed(lib, call, comm, d);
     return pmpi(sendbuf, recvbuf, count, datatype, op, comm);
   });
 }
@@ -547,7 +622,7 @@ int movementCall(Call call, const void* site, const void* sendbuf, int sendcount
     std::size_t bytes = 0;
     if (blocksAdmitted(lib, call, recvcount, recvSignature, comm, d, bytes)) {
       explainOnce(lib, call, site, d, bytes);
-      return run(lib, call, d, [&](const Policy& policy) {
+      return run(lib, call, comm, d, [&](const Policy& policy) {
         const bool inPlace = sendbuf == MPI_IN_PLACE;
         const std::size_t ranks = static_cast<std::size_t>(d.comm->size());
         const std::size_t rank = static_cast<std::size_t>(d.comm->rank());
@@ -568,7 +643,7 @@ int movementCall(Call call, const void* site, const void* sendbuf, int sendcount
         recv.store(ranks * static_cast<std::size_t>(recvcount));
       });
     }
-    countPassed(lib, call, d.why);
+    countPassed(lib, call, comm, d);
     return pmpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   });
 }
@@ -622,9 +697,9 @@ COLLC_MPI_EXPORT int MPI_Barrier(MPI_Comm comm) {
       Decision d;
       if (admitted(lib, call, comm, d)) {
         explainOnce(lib, call, site, d, 0);
-        return run(lib, call, d, [&](const Policy& policy) { policy.barrier(*d.comm); });
+        return run(lib, call, comm, d, [&](const Policy& policy) { policy.barrier(*d.comm); });
       }
-      countPassed(lib, call, d.why);
+      countPassed(lib, call, comm, d);
       return PMPI_Barrier(comm);
   });
 }
@@ -646,6 +721,7 @@ int rootedMovementCall(Call call, const void* site, const void* sendbuf, int sen
   return guarded(call, comm, [&] {
     Library& lib = theLibrary();
     Decision d;
+    d.root = root;
     const bool isGather = call == Call::gather;
     // In place only at the root: gather's send, scatter's receive.
     const bool inPlace = isGather ? sendbuf == MPI_IN_PLACE : recvbuf == MPI_IN_PLACE;
@@ -657,7 +733,7 @@ int rootedMovementCall(Call call, const void* site, const void* sendbuf, int sen
     if (blocksAdmitted(lib, call, count, signature, comm, d, bytes)) {
       if (rootServed(root, d)) {
         explainOnce(lib, call, site, d, bytes);
-        return run(lib, call, d, [&](const Policy& policy) {
+        return run(lib, call, comm, d, [&](const Policy& policy) {
           const bool atRoot = d.comm->rank() == root;
           const std::size_t ranks = static_cast<std::size_t>(d.comm->size());
           const std::size_t rootShift = static_cast<std::size_t>(root) * bytes;
@@ -691,7 +767,7 @@ int rootedMovementCall(Call call, const void* site, const void* sendbuf, int sen
       }
       d.why = Pass::form;
     }
-    countPassed(lib, call, d.why);
+    countPassed(lib, call, comm, d);
     return pmpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   });
 }
@@ -705,12 +781,13 @@ COLLC_MPI_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, i
   return guarded(call, comm, [&] {
     Library& lib = theLibrary();
     Decision d;
+    d.root = root;
     const Signature signature = signatureOf(datatype, lib.typeKeyval);
     std::size_t bytes = 0;
     if (blocksAdmitted(lib, call, count, signature, comm, d, bytes)) {
       if (rootServed(root, d)) {
         explainOnce(lib, call, site, d, bytes);
-        return run(lib, call, d, [&](const Policy& policy) {
+        return run(lib, call, comm, d, [&](const Policy& policy) {
           const bool atRoot = d.comm->rank() == root;
           Run data(buffer, static_cast<std::size_t>(count), datatype, signature, atRoot);
           policy.broadcast(*d.comm, data.data(), bytes, root);
@@ -719,7 +796,7 @@ COLLC_MPI_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, i
       }
       d.why = Pass::form;
     }
-    countPassed(lib, call, d.why);
+    countPassed(lib, call, comm, d);
     return PMPI_Bcast(buffer, count, datatype, root, comm);
   });
 }
@@ -731,6 +808,7 @@ COLLC_MPI_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count,
   return guarded(call, comm, [&] {
     Library& lib = theLibrary();
     Decision d;
+    d.root = root;
     Reduction reduction{};
     Element element{};
     std::size_t elements = 0, bytes = 0;
@@ -739,7 +817,7 @@ COLLC_MPI_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count,
                           bytes)) {
       if (rootServed(root, d)) {
         explainOnce(lib, call, site, d, bytes);
-        return run(lib, call, d, [&](const Policy& policy) {
+        return run(lib, call, comm, d, [&](const Policy& policy) {
           // MPI_IN_PLACE only at the root, whose recv holds its input;
           // recv is insignificant elsewhere.
           const bool atRoot = d.comm->rank() == root;
@@ -755,7 +833,7 @@ COLLC_MPI_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count,
       }
       d.why = Pass::form;
     }
-    countPassed(lib, call, d.why);
+    countPassed(lib, call, comm, d);
     return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
   });
 }

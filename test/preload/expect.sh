@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs an MPI program once under mpirun with libcollc_mpi.so preloaded
 # (LIBRARY '-': without), within PRELOAD_TIMEOUT seconds (default 60),
-# and requires each line of PRELOAD_LINES (lines separated by '|') in its
-# output, exactly; the program's exit status is not judged.
+# and requires each line of PRELOAD_LINES (lines separated by '|') and of
+# the file PRELOAD_LINES_FILE in its output, exactly; the program's exit
+# status is not judged.
 #   expect.sh openmpi|mpich NP LIBRARY PROGRAM MPIRUN [FLAGS...]
 set -euo pipefail
 vendor=$1 np=$2 library=$3 program=$4
@@ -22,6 +23,10 @@ if [ "$code" = 124 ] || [ "$code" = 137 ]; then
   echo "expect.sh: the program did not finish within ${PRELOAD_TIMEOUT:-60} s (a hang)"; exit 1
 fi
 IFS='|' read -r -a lines <<< "${PRELOAD_LINES:-}"
+if [ -n "${PRELOAD_LINES_FILE:-}" ]; then
+  mapfile -t more < "$PRELOAD_LINES_FILE"
+  lines+=("${more[@]}")
+fi
 for line in "${lines[@]}"; do
   grep -qxF -- "$line" "$out" || { echo "expect.sh: no line '$line'"; exit 1; }
 done

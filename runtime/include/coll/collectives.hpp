@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <initializer_list>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "coll/butterfly.hpp"
+#include "coll/checked.hpp"
 #include "coll/executor.hpp"
 #include "coll/digits.hpp"
 #include "coll/group_moves.hpp"
@@ -128,6 +130,7 @@ template <class Make>
 const Plan& checkedPlan(Comm& comm, std::string_view key, Make make) {
   return comm.plan<Plan>(key, [&] {
     Plan plan = make();
+    plan.schedule = Comm::keyHash(key);
     checkPlan(plan);
     plan.code = planCode(plan);
     plan.checked = true;
@@ -219,6 +222,39 @@ class OwnBlock {
 };
 
 namespace detail {
+// How checked mode prints a generated call's view.
+inline std::string describeGeneratedCall(const CallView& view) {
+  static const char* const ops[] = {"sum", "prod", "min", "max", "a custom operator",
+                                    "a custom operator in rank order"};
+  std::string text = std::string(kindName(static_cast<Kind>(view.call))) + " of " +
+                     std::to_string(view.bytes) + " B (" + elementName(static_cast<ElementCode>(view.element));
+  if (static_cast<ElementCode>(view.element) == ElementCode::other)
+    text += " of " + std::to_string(view.elementSize) + " B";
+  if (view.op > 0 && view.op <= sizeof ops / sizeof *ops) text += std::string(", ") + ops[view.op - 1];
+  if (view.root >= 0) text += ", root " + std::to_string(view.root);
+  char schedule[16];
+  std::snprintf(schedule, sizeof schedule, "%08x", static_cast<unsigned>(view.schedule));
+  return text + ", schedule " + schedule + ")";
+}
+
+// Checked mode's agreement before a generated call runs `plan`: the kind,
+// root and schedule, the element type and operator, and the bytes of the
+// plan's data parts.
+template <class T, class Op>
+[[gnu::noinline, gnu::cold]] void checkCall(Comm& comm, const Plan& plan, PartSpan<T> parts) {
+  CallView view;
+  view.origin = static_cast<std::uint8_t>(CallOrigin::generated);
+  view.call = static_cast<std::uint8_t>(plan.kind);
+  view.root = plan.root;
+  view.schedule = plan.schedule;
+  view.element = static_cast<std::uint8_t>(elementCode<T>());
+  view.elementSize = sizeof(T);
+  view.op = std::is_same_v<Op, NoMerge> ? 0 : 1 + static_cast<std::uint8_t>(RecordedOpOf<Op>::value);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(plan.parts) && i < parts.size(); ++i)
+    view.bytes += parts[i].n * sizeof(T);
+  agreeOnCall(comm, view, describeGeneratedCall);
+}
+
 // executeOn with a record file: out of the code of a call without one.
 template <class T, class Op>
 [[gnu::noinline]] void executeRecorded(Comm& comm, const Plan& plan, PartSpan<T> parts, Op op) {
@@ -234,6 +270,7 @@ template <class T, class Op>
 // cachedPlan): one function less on a call's path.
 template <class T, class Op>
 [[gnu::always_inline]] inline void executeOn(Comm& comm, const Plan& plan, PartSpan<T> parts, Op op) {
+  if (__builtin_expect(comm.checked(), 0)) detail::checkCall<T, Op>(comm, plan, parts);
   if (__builtin_expect(!comm.recordFile().empty(), 0)) return detail::executeRecorded(comm, plan, parts, op);
   execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
 }

@@ -7,6 +7,7 @@
 // includes coll/mpi_transport.hpp (or coll/runtime.hpp) as well.
 
 #include "coll/butterfly.hpp"
+#include "coll/checked.hpp"
 #include "coll/collectives.hpp"
 #include "coll/digits.hpp"
 #include "coll/executor.hpp"

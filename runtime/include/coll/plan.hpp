@@ -203,6 +203,7 @@ struct Plan {
   PlanCode code;
   std::vector<std::string> phases;  // the names of the steps' phases
   std::vector<PlanStep> steps;      // this rank's steps, by increasing number
+  std::uint32_t schedule = 0;       // its cache key's hash (Comm::keyHash), for checked mode
 
   const void* hotMemory() const { return code.hotMemory(); }
 };

@@ -202,6 +202,8 @@ class Comm {
       if (numHot_ < kMaxHot) hot_[numHot_++] = p;
     moving_ = transport_->movingHotMemory();
     if (const char* file = std::getenv("COLLC_RECORD"); file && *file) recordFile_ = file;
+    if (const char* check = std::getenv("COLLC_CHECK"); check && *check && std::strcmp(check, "0") != 0)
+      checked_ = true;
   }
   Comm(const Comm&) = delete;
   Comm& operator=(const Comm&) = delete;
@@ -233,6 +235,20 @@ class Comm {
   const std::string& recordFile() const { return recordFile_; }
   // The number of calls recorded into recordFile() so far.
   int& callsRecorded() { return callsRecorded_; }
+
+  // Checked mode (coll/checked.hpp): every collective call first agrees
+  // with the other ranks on what is called, and fails on every rank,
+  // naming each rank's view, where they differ. On with COLLC_CHECK set
+  // (and not "0") in the environment when the Comm is made; every rank
+  // must check alike.
+  void setChecked(bool on) { checked_ = on; }
+  bool checked() const { return checked_; }
+  // The number of the next call checked on this Comm (counted from 0).
+  std::uint32_t nextCheckedCall() { return checkedCalls_++; }
+
+  // The hash of a plan's key (Comm::plan), as its cache stores it; checked
+  // mode compares it between ranks.
+  static std::uint32_t keyHash(std::string_view key) { return hashOf(key); }
 
   // The executor's per-step buffers (see ExecutorBuffers).
   ExecutorBuffers& executorBuffers() { return executorBuffers_; }
@@ -375,6 +391,8 @@ class Comm {
   static constexpr int kMaxHot = 8;
   const void* hot_[kMaxHot] = {};  // the transport's hotMemory()
   int numHot_ = 0;
+  bool checked_ = false;  // read on every call: beside what prefetchCall reads
+  std::uint32_t checkedCalls_ = 0;
   Transport::MovingMemory moving_;  // the transport's movingHotMemory()
   std::vector<StoredPlan> table_;  // open addressing, a power of two long
   std::size_t numPlans_ = 0;
