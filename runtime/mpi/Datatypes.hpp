@@ -70,6 +70,8 @@ class Run {
   Run(const void* buffer, std::size_t count, MPI_Datatype type, const Signature& signature,
       bool load);
   char* data() const { return data_; }
+  // Whether data() is the buffer's own memory (not a staging copy).
+  bool inBuffer() const { return !staged_; }
   // Writes the first `count` elements of the staging copy back to the
   // buffer (nothing where the buffer is the run).
   void store(std::size_t count) const;

@@ -570,6 +570,24 @@ void requireBlockBytes(const Decision& d, bool sending, int count,
               " B: MPI requires their type signatures to match");
 }
 
+// MPI requires a call's send and receive buffers to be disjoint unless
+// one is MPI_IN_PLACE. Where the schedule would read and write both in
+// the program's memory (neither staged), overlapping ones would make it
+// read what it has written: the call fails on this rank, naming the
+// overlap, rather than return a wrong result. (Staged, it reads a copy.)
+void requireDisjoint(const Decision& d, const Run& send, std::size_t sendBytes, const Run& recv,
+                     std::size_t recvBytes) {
+  if (!send.inBuffer() || !recv.inBuffer() || sendBytes == 0 || recvBytes == 0) return;
+  const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(send.data());
+  const std::uintptr_t r = reinterpret_cast<std::uintptr_t>(recv.data());
+  const std::uintptr_t from = std::max(s, r), to = std::min(s + sendBytes, r + recvBytes);
+  if (from >= to) return;
+  throw coll::Error("rank " + std::to_string(d.comm->rank()) + "'s send buffer (" +
+                    std::to_string(sendBytes) + " B) and receive buffer (" +
+                    std::to_string(recvBytes) + " B) overlap by " + std::to_string(to - from) +
+                    " B without MPI_IN_PLACE: MPI requires them disjoint");
+}
+
 // The reductions (MPI_Allreduce, MPI_Reduce_scatter_block, MPI_Scan,
 // MPI_Exscan share MPI's signature): the policy's `entry`, or `pmpi`.
 // In place, send is recv (reduce_scatter_block: recv holds the P blocks,
@@ -597,7 +615,10 @@ int reductionCall(Call call, const void* site, const void* sendbuf, void* recvbu
         Run recv(recvbuf, inPlace ? blocks * n : n, datatype, signature,
                  inPlace || call == Call::exscan);
         std::optional<Run> send;
-        if (!inPlace) send.emplace(sendbuf, blocks * n, datatype, signature, true);
+        if (!inPlace) {
+          send.emplace(sendbuf, blocks * n, datatype, signature, true);
+          requireDisjoint(d, *send, blocks * bytes, recv, bytes);
+        }
         (policy.*entry)(*d.comm, send ? send->data() : recv.data(), recv.data(), elements, element,
                         reduction);
         recv.store(n);
@@ -635,6 +656,7 @@ int movementCall(Call call, const void* site, const void* sendbuf, int sendcount
           const std::size_t blocks = call == Call::allgather ? 1 : ranks;
           send.emplace(sendbuf, blocks * static_cast<std::size_t>(sendcount), sendtype,
                        sendSignature, true);
+          requireDisjoint(d, *send, blocks * bytes, recv, ranks * bytes);
         }
         const char* from = send                        ? send->data()
                            : call == Call::allgather ? recv.data() + rank * bytes
@@ -756,6 +778,10 @@ int rootedMovementCall(Call call, const void* site, const void* sendbuf, int sen
           if (!(atRoot && inPlace))
             own.emplace(isGather ? sendbuf : static_cast<const void*>(recvbuf),
                         static_cast<std::size_t>(count), type, signature, isGather);
+          if (blocks && own) {
+            if (isGather) requireDisjoint(d, *own, bytes, *blocks, ranks * bytes);
+            else requireDisjoint(d, *blocks, ranks * bytes, *own, bytes);
+          }
           const char* send = isGather ? (own ? own->data() : blocks->data() + rootShift)
                                       : (atRoot ? blocks->data() : nullptr);
           char* recv = isGather ? (atRoot ? blocks->data() : nullptr)
@@ -826,6 +852,7 @@ COLLC_MPI_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count,
           std::optional<Run> recv, send;
           if (atRoot || inPlace) recv.emplace(recvbuf, n, datatype, signature, inPlace);
           if (!inPlace) send.emplace(sendbuf, n, datatype, signature, true);
+          if (atRoot && send) requireDisjoint(d, *send, bytes, *recv, bytes);
           policy.reduce(*d.comm, send ? send->data() : recv->data(),
                         atRoot ? recv->data() : nullptr, elements, element, reduction, root);
           if (atRoot) recv->store(n);

@@ -4,7 +4,8 @@
 // as every rank does, and then fails the call on every rank with an error
 // naming both sides, through the communicator's error handler (here
 // MPI_ERRORS_RETURN): no rank waits for another. Prints each rank's
-// error class; run under the library only (test preload.mismatch).
+// error class; run under the library only (test preload.mismatch). Then
+// every rank passes MPI_Allreduce overlapping buffers (also erroneous).
 #include <mpi.h>
 
 #include <cstdio>
@@ -22,6 +23,14 @@ int main(int argc, char** argv) {
   int cls = MPI_SUCCESS;
   MPI_Error_class(rc, &cls);
   std::printf("rank %d: MPI_Allgather returned %s\n", rank,
+              cls == MPI_ERR_INTERN ? "MPI_ERR_INTERN" : "another code");
+  // Every rank's send and receive buffers overlap by 3 of 4 ints, without
+  // MPI_IN_PLACE (MPI forbids it): every rank's call fails, naming the
+  // overlap, instead of returning a sum read from half-written memory.
+  int both[5] = {1, 2, 3, 4, 5};
+  const int overlapping = MPI_Allreduce(both, both + 1, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Error_class(overlapping, &cls);
+  std::printf("rank %d: overlapping MPI_Allreduce returned %s\n", rank,
               cls == MPI_ERR_INTERN ? "MPI_ERR_INTERN" : "another code");
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Finalize();
