@@ -6,10 +6,17 @@
 // then end with MPI_Abort, as docs/robustness.md advises after a
 // transport failure (the Comm's shared window cannot be freed together).
 // Without COLLC_TIMEOUT_MS it sets 1500 ms itself: run bare, it still
-// ends. (Not named check_*: the main job runs those and expects PASS.)
-//   COLLC_TIMEOUT_MS=1500 mpirun -np P timeout_check [MESSAGE_DOUBLES]
+// ends. With `kill`, the last rank kills itself (SIGKILL, as `kill -9`)
+// instead of calling, and the others, having printed, exit together
+// without MPI_Finalize (MPI cannot end a job with a dead rank; run under
+// a launcher told to go on when a rank dies). (Not named check_*: the main job runs those and
+// expects PASS.)
+//   COLLC_TIMEOUT_MS=1500 mpirun -np P timeout_check [kill] [MESSAGE_DOUBLES]
 #include <mpi.h>
 
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -24,7 +31,9 @@ int main(int argc, char** argv) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const std::size_t count = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 4;
+  const bool kill = argc > 1 && std::string(argv[1]) == "kill";
+  const int countArg = kill ? 2 : 1;
+  const std::size_t count = argc > countArg ? std::strtoul(argv[countArg], nullptr, 10) : 4;
   // Not destroyed: after the failure no rank frees it (see above).
   auto* comm = new coll::Comm(MPI_COMM_WORLD);
   std::vector<double> in(count, rank + 1.0), out(count, 0.0);
@@ -32,6 +41,7 @@ int main(int argc, char** argv) {
   const bool ok = out[0] == size * (size + 1) / 2.0;
   std::string line;
   if (rank == size - 1) {
+    if (kill) raise(SIGKILL);
     line = "skipped";
   } else {
     try {
@@ -49,6 +59,19 @@ int main(int argc, char** argv) {
   }
   std::printf("rank %d: %s%s\n", rank, ok ? "" : "(first call wrong) ", line.c_str());
   std::fflush(stdout);
+  if (kill) {
+    // The survivors wait for each other's lines on a communicator of
+    // their own (made by them alone), then leave: a launcher ends the job
+    // once one rank exits without MPI_Finalize, which a dead rank forbids.
+    MPI_Group world, survivors;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    const int dead[1] = {size - 1};
+    MPI_Group_excl(world, 1, dead, &survivors);
+    MPI_Comm alive;
+    MPI_Comm_create_group(MPI_COMM_WORLD, survivors, 0, &alive);
+    MPI_Barrier(alive);
+    _exit(0);
+  }
   MPI_Barrier(MPI_COMM_WORLD);  // (MPI's own: every line is out)
   if (rank == 0) MPI_Abort(MPI_COMM_WORLD, 0);
   MPI_Finalize();

@@ -3,7 +3,7 @@
 # (LIBRARY '-': without), within PRELOAD_TIMEOUT seconds (default 60),
 # and requires each line of PRELOAD_LINES (lines separated by '|') and of
 # the file PRELOAD_LINES_FILE in its output, exactly; the program's exit
-# status is not judged.
+# status is not judged. PROGRAM_ARGS: the program's arguments.
 #   expect.sh openmpi|mpich NP LIBRARY PROGRAM MPIRUN [FLAGS...]
 set -euo pipefail
 vendor=$1 np=$2 library=$3 program=$4
@@ -17,7 +17,9 @@ esac
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 code=0
-timeout -k 10 "${PRELOAD_TIMEOUT:-60}" "$@" -np "$np" ${preload[@]+"${preload[@]}"} "$program" > "$out" 2>&1 || code=$?
+read -r -a args <<< "${PROGRAM_ARGS:-}"
+timeout -k 10 "${PRELOAD_TIMEOUT:-60}" "$@" -np "$np" ${preload[@]+"${preload[@]}"} "$program" \
+  ${args[@]+"${args[@]}"} > "$out" 2>&1 || code=$?
 cat "$out"
 if [ "$code" = 124 ] || [ "$code" = 137 ]; then
   echo "expect.sh: the program did not finish within ${PRELOAD_TIMEOUT:-60} s (a hang)"; exit 1
