@@ -112,25 +112,11 @@ bool exchangeThroughChannels(ShmChannels& shm, const PeerExchange& x, std::size_
 }
 
 // "rank 1", "ranks 1, 3".
-std::string ranksText(const std::vector<int>& ranks) {
-  std::string text = ranks.size() == 1 ? "rank " : "ranks ";
-  for (std::size_t i = 0; i < ranks.size(); ++i) text += (i ? ", " : "") + std::to_string(ranks[i]);
-  return text;
-}
-
 }  // namespace
 
 MpiTransport::Options MpiTransport::Options::fromEnvironment(std::int64_t timeoutMs) {
   Options options;
-  options.timeoutMs = timeoutMs;
-  if (const char* ms = std::getenv("COLLC_TIMEOUT_MS"); ms && *ms) {
-    char* end = nullptr;
-    const long long n = std::strtoll(ms, &end, 10);
-    if (*end != '\0' || n < 0)
-      throw Error(std::string("coll::MpiTransport: COLLC_TIMEOUT_MS='") + ms +
-                  "' is not a number of milliseconds (0: no limit)");
-    options.timeoutMs = n;
-  }
+  options.timeoutMs = detail::timeoutFromEnvironment("coll::MpiTransport", timeoutMs);
   if (const char* on = std::getenv("COLLC_SHM"); on && std::strcmp(on, "0") == 0) options.sharedMemory = false;
   if (const char* bytes = std::getenv("COLLC_SHM_BYTES"); bytes && *bytes) {
     char* end = nullptr;
@@ -414,10 +400,7 @@ void MpiTransport::timedOut(int tag, const std::vector<int>& silent, const std::
       MPI_Cancel(&r);
       MPI_Request_free(&r);
     }
-  std::string what = "rank " + std::to_string(rank_) + " waited " + std::to_string(timeoutMs_) +
-                     " ms (COLLC_TIMEOUT_MS) in exchange " + std::to_string(tag) + ": ";
-  if (!silent.empty()) what += "no message from " + ranksText(silent);
-  if (!full.empty()) what += (silent.empty() ? "" : "; ") + ranksText(full) + " took none of its messages";
+  const std::string what = detail::waitedTooLong(rank_, timeoutMs_, tag, silent, full);
   failed_ = true;
   failure_ = what;
   throw Error("coll::MpiTransport: " + what);
@@ -726,7 +709,9 @@ std::unique_ptr<Transport> makeTransport(MPI_Comm comm, std::int64_t timeoutMs) 
   const char* which = std::getenv("COLLC_TRANSPORT");
   if (!which || !*which || std::strcmp(which, "mpi") == 0)
     return std::make_unique<MpiTransport>(comm, MpiTransport::Options::fromEnvironment(timeoutMs));
-  if (std::strcmp(which, "ucx") == 0) return std::make_unique<UcxTransport>(mpiBootstrap(comm));
+  if (std::strcmp(which, "ucx") == 0)
+    return std::make_unique<UcxTransport>(
+        mpiBootstrap(comm), detail::timeoutFromEnvironment("coll::UcxTransport", timeoutMs));
   throw Error(std::string("coll::Comm: COLLC_TRANSPORT='") + which + "': expected mpi or ucx");
 }
 

@@ -10,8 +10,43 @@
 #include <time.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "coll/error.hpp"
 
 namespace coll::detail {
+
+// COLLC_TIMEOUT_MS if set (0: no limit), else `fallback`; `who` names the
+// transport in the error for a value that is not a number.
+inline std::int64_t timeoutFromEnvironment(const char* who, std::int64_t fallback) {
+  const char* ms = std::getenv("COLLC_TIMEOUT_MS");
+  if (!ms || !*ms) return fallback;
+  char* end = nullptr;
+  const long long n = std::strtoll(ms, &end, 10);
+  if (*end != '\0' || n < 0)
+    throw Error(std::string(who) + ": COLLC_TIMEOUT_MS='" + ms +
+                "' is not a number of milliseconds (0: no limit)");
+  return n;
+}
+
+// What every transport says of a wait past its limit: the rank, the
+// limit, the exchange, the peers not heard from (`silent`) and those not
+// taking this rank's messages (`full`).
+inline std::string waitedTooLong(int rank, std::int64_t limitMs, int tag, const std::vector<int>& silent,
+                                 const std::vector<int>& full) {
+  auto ranks = [](const std::vector<int>& list) {
+    std::string text = list.size() == 1 ? "rank " : "ranks ";
+    for (std::size_t i = 0; i < list.size(); ++i) text += (i ? ", " : "") + std::to_string(list[i]);
+    return text;
+  };
+  std::string what = "rank " + std::to_string(rank) + " waited " + std::to_string(limitMs) +
+                     " ms (COLLC_TIMEOUT_MS) in exchange " + std::to_string(tag) + ": ";
+  if (!silent.empty()) what += "no message from " + ranks(silent);
+  if (!full.empty()) what += (silent.empty() ? "" : "; ") + ranks(full) + " took none of its messages";
+  return what;
+}
 
 class Poller {
  public:

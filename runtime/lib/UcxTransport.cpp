@@ -110,9 +110,10 @@ struct UcxTransport::State {
   };
   std::vector<Operation> operations;
   std::vector<ucp_dt_iov_t> iov;  // the step's scattered segments, never moved while posted
+  bool failed = false;  // an exchange timed out: a peer may be dead, nothing is flushed
 
   ~State() {
-    closeEndpoints();
+    if (!failed) closeEndpoints();
     if (worker) ucp_worker_destroy(worker);
     if (context) ucp_cleanup(context);
   }
@@ -146,8 +147,8 @@ struct UcxTransport::State {
   }
 };
 
-UcxTransport::UcxTransport(std::unique_ptr<UcxBootstrap> bootstrap)
-    : bootstrap_(std::move(bootstrap)), state_(std::make_unique<State>()) {
+UcxTransport::UcxTransport(std::unique_ptr<UcxBootstrap> bootstrap, std::int64_t timeoutMs)
+    : bootstrap_(std::move(bootstrap)), timeoutMs_(timeoutMs), state_(std::make_unique<State>()) {
   if (!bootstrap_) throw Error("coll::UcxTransport: null bootstrap");
   rank_ = bootstrap_->rank();
   size_ = bootstrap_->size();
@@ -188,6 +189,7 @@ UcxTransport::~UcxTransport() {
   // needs the peer's worker to progress: every rank keeps progressing in
   // the bootstrap's barrier), and no rank destroys its worker while
   // another still closes toward it.
+  if (state_->failed) return;
   try {
     barrier();
     state_->closeEndpoints();
@@ -219,6 +221,7 @@ void UcxTransport::exchangeAll(const PeerExchange* exchanges, std::size_t n, int
 
 void UcxTransport::runStep(const PeerExchange* exchanges, std::size_t n, std::uint32_t tag) {
   State& s = *state_;
+  if (s.failed) throw Error("coll::UcxTransport: unusable since an earlier exchange failed (" + failure_ + ")");
   s.operations.clear();
   s.operations.reserve(2 * n);  // a receive's callback holds its address
   s.iov.clear();
@@ -296,7 +299,7 @@ void UcxTransport::runStep(const PeerExchange* exchanges, std::size_t n, std::ui
            o, "ucp_tag_send_nbx");
   }
   // Progress until every side is complete.
-  detail::Poller poller;
+  detail::Poller poller(timeoutMs_);
   for (;;) {
     bool done = true;
     for (State::Operation& o : s.operations) {
@@ -315,7 +318,7 @@ void UcxTransport::runStep(const PeerExchange* exchanges, std::size_t n, std::ui
       o.done = true;
     }
     if (done) break;
-    poller.after(ucp_worker_progress(s.worker) != 0);
+    if (poller.after(ucp_worker_progress(s.worker) != 0)) timedOut(tag);
   }
   // A failure, or a message of another size: the two sides disagree.
   for (const State::Operation& o : s.operations) {
@@ -328,6 +331,27 @@ void UcxTransport::runStep(const PeerExchange* exchanges, std::size_t n, std::ui
       throw Error("coll::UcxTransport: expected " + std::to_string(o.expected) + " bytes from rank " +
                   std::to_string(o.peer) + " (tag " + std::to_string(tag) + "), got " + std::to_string(o.got));
   }
+}
+
+void UcxTransport::timedOut(std::uint32_t tag) {
+  // The step's pending receives are cancelled; nothing waits for them or
+  // for the sends (a send to a dead rank never completes): their requests
+  // are released, to be freed by UCX if they ever end. The operations
+  // their callbacks write stay with the State, which no later step
+  // reuses.
+  State& s = *state_;
+  std::vector<int> silent, full;
+  for (State::Operation& o : s.operations) {
+    if (o.done) continue;
+    (o.receive ? silent : full).push_back(o.peer);
+    if (o.receive) ucp_request_cancel(s.worker, o.request);
+    ucp_request_free(o.request);
+    o.request = nullptr;
+    o.done = true;
+  }
+  s.failed = true;
+  failure_ = detail::waitedTooLong(rank_, timeoutMs_, static_cast<int>(tag), silent, full);
+  throw Error("coll::UcxTransport: " + failure_);
 }
 
 }  // namespace coll

@@ -64,11 +64,15 @@ class UcxTransport final : public Transport {
  public:
   // Collective over the bootstrap's ranks: makes a UCP context and worker
   // (UCX's configuration from the environment, e.g. UCX_TLS), exchanges
-  // worker addresses and connects to every rank.
-  explicit UcxTransport(std::unique_ptr<UcxBootstrap> bootstrap);
+  // worker addresses and connects to every rank. An exchange that waits
+  // `timeoutMs` without progress (0: no limit) throws a coll::Error
+  // naming the peers not heard from, and the transport is not used again
+  // (docs/robustness.md, "Waits have a limit").
+  explicit UcxTransport(std::unique_ptr<UcxBootstrap> bootstrap, std::int64_t timeoutMs = 0);
   // Collective: waits for every rank (so no message is in flight), closes
   // the endpoints, waits again (through the bootstrap) and closes the
-  // worker.
+  // worker. After a failed exchange it does nothing collective (a peer
+  // may be dead): the worker goes with its endpoints unflushed.
   ~UcxTransport() override;
   UcxTransport(const UcxTransport&) = delete;
   UcxTransport& operator=(const UcxTransport&) = delete;
@@ -83,8 +87,11 @@ class UcxTransport final : public Transport {
   struct State;  // UCX's handles and a step's requests (UcxTransport.cpp)
   void barrier();
   void runStep(const PeerExchange* exchanges, std::size_t n, std::uint32_t tag);
+  [[noreturn]] void timedOut(std::uint32_t tag);
   std::unique_ptr<UcxBootstrap> bootstrap_;
   int rank_ = 0, size_ = 1;
+  std::int64_t timeoutMs_ = 0;
+  std::string failure_;  // why an exchange failed (then the transport refuses more)
   std::unique_ptr<State> state_;
 };
 
