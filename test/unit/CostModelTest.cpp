@@ -215,6 +215,25 @@ TEST_CASE("shortest paths through switches, and topology errors") {
   CHECK_FALSE(Topology::parse("nodes 2\nlink 0 1 latency=1 speed=3\n", error));
   CHECK(error == "2:20: expected latency=US, bandwidth=GBPS or duplex, got "
                  "'speed=3'");
+  // The route table has a row per node holding ranks: its size is bounded
+  // (a fuzzer's "nodes 345550" asked for 955 GB).
+  CHECK_FALSE(Topology::parse("# x\nnodes 8193\n", error));
+  CHECK(error == "2:7: at most 8192 nodes, got 8193");
+  // A second count would leave the links read before it out of range (a
+  // fuzzer's heap overflow).
+  CHECK_FALSE(Topology::parse("nodes 9\nlink 4 8 latency=1 bandwidth=1\nnodes 6\n", error));
+  CHECK(error == "3:1: 'nodes' is given twice (first on line 1)");
+  std::optional<Topology> widest = Topology::parse("nodes 8192\nplace all 0 8191\n", error);
+  REQUIRE(widest.has_value());
+  CHECK_FALSE(widest->route(0, 1).has_value()); // no links
+  CHECK_FALSE(Topology::builtin("full", 2049, 1, 1, error));
+  CHECK(error == "topology full is built for 1 to 2048 ranks, not P = 2049");
+  CHECK_FALSE(Topology::builtin("ring", 4097, 1, 1, error));
+  CHECK(error == "topology ring is built for 1 to 4096 ranks, not P = 4097");
+  std::optional<Topology> fat = Topology::builtin("fat_tree(64)", 4096, 1, 1, error);
+  REQUIRE(fat.has_value());
+  CHECK(fat->numNodes() == 4096 + 64 + 1);
+  CHECK(fat->route(0, 4095)->size() == 4); // leaf, top, leaf, rank
 }
 
 TEST_CASE("two ports overlap independent steps: ReTri's + and -, Trivance") {

@@ -33,17 +33,26 @@ Topology::Topology(int64_t nodes, std::vector<Link> links,
     boost::add_edge(static_cast<size_t>(this->links[i].from),
                     static_cast<size_t>(this->links[i].to),
                     static_cast<int64_t>(i), graph);
-  // predecessor[s * N + v]: the link that reaches v on s's BFS tree.
-  firstHop.assign(static_cast<size_t>(nodes * nodes), -1);
+  // Routes start only where ranks are: one breadth-first search per such
+  // node, not per switch.
+  rowOf.assign(static_cast<size_t>(nodes), -1);
+  int32_t rows = 0;
+  for (int64_t node : this->placement)
+    if (rowOf[static_cast<size_t>(node)] < 0)
+      rowOf[static_cast<size_t>(node)] = rows++;
+  lastHop.assign(static_cast<size_t>(rows) * static_cast<size_t>(nodes), -1);
   std::vector<int64_t> predecessor(static_cast<size_t>(nodes));
   for (int64_t s = 0; s < nodes; ++s) {
+    const int32_t row = rowOf[static_cast<size_t>(s)];
+    if (row < 0)
+      continue;
     std::fill(predecessor.begin(), predecessor.end(), -1);
     TreeRecorder recorder;
     recorder.predecessor = &predecessor;
     boost::breadth_first_search(graph, static_cast<size_t>(s),
                                 boost::visitor(recorder));
     std::copy(predecessor.begin(), predecessor.end(),
-              firstHop.begin() + s * nodes);
+              lastHop.begin() + static_cast<size_t>(row) * static_cast<size_t>(nodes));
   }
 }
 
@@ -54,9 +63,10 @@ Topology &Topology::operator=(Topology &&) noexcept = default;
 std::optional<std::vector<int64_t>> Topology::route(int64_t from,
                                                     int64_t to) const {
   int64_t s = placement[from], t = placement[to];
+  const size_t row = static_cast<size_t>(rowOf[static_cast<size_t>(s)]);
   std::vector<int64_t> path;
   for (int64_t v = t; v != s;) {
-    int64_t link = firstHop[s * nodes + v];
+    int64_t link = lastHop[row * static_cast<size_t>(nodes) + static_cast<size_t>(v)];
     if (link < 0)
       return std::nullopt;
     path.push_back(link);
@@ -97,6 +107,14 @@ static bool splitCall(llvm::StringRef spec, llvm::StringRef &name,
 std::optional<Topology> Topology::builtin(llvm::StringRef spec, int64_t P,
                                           double latency, double bandwidth,
                                           std::string &error) {
+  // full's links grow as P^2, the others' as P; every one has P nodes or
+  // a few more (fat_tree, hierarchy: a switch per group and one on top).
+  const int64_t most = spec.starts_with("full") ? int64_t(2048) : kMaxNodes / 2;
+  if (P < 1 || P > most) {
+    error = "topology " + spec.str() + " is built for 1 to " +
+            std::to_string(most) + " ranks, not P = " + std::to_string(P);
+    return std::nullopt;
+  }
   llvm::StringRef name;
   llvm::SmallVector<double> args;
   if (!splitCall(spec, name, args)) {
@@ -187,7 +205,7 @@ std::optional<Topology> Topology::parse(llvm::StringRef text,
   int64_t nodes = -1;
   std::vector<Link> links;
   std::vector<int64_t> placement;
-  int lineNo = 0;
+  int lineNo = 0, nodesLine = 0;
   for (llvm::StringRef rest = text; !rest.empty();) {
     auto [line, next] = rest.split('\n');
     rest = next;
@@ -205,8 +223,16 @@ std::optional<Topology> Topology::parse(llvm::StringRef text,
       return !word.getAsInteger(10, value) && value >= 0 && value < nodes;
     };
     if (words[0] == "nodes") {
+      // Once: links and places already read name nodes of the first count.
+      if (nodes >= 0)
+        return fail(words[0], "'nodes' is given twice (first on line " +
+                                  std::to_string(nodesLine) + ")");
+      nodesLine = lineNo;
       if (words.size() != 2 || words[1].getAsInteger(10, nodes) || nodes < 1)
         return fail(words[0], "expected 'nodes N' with N >= 1");
+      if (nodes > kMaxNodes)
+        return fail(words[1], "at most " + std::to_string(kMaxNodes) +
+                                  " nodes, got " + std::to_string(nodes));
       continue;
     }
     if (nodes < 0)

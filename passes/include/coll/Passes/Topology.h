@@ -60,12 +60,19 @@ public:
   /// Empty when both share a node. nullopt when no path exists.
   std::optional<std::vector<int64_t>> route(int64_t from, int64_t to) const;
 
+  /// The most nodes a topology has (ranks' nodes and switches): its route
+  /// table holds a row of int32 per node that holds ranks, so at most
+  /// 256 MiB; it fits P = 4096 on a fat-tree or dragonfly with its switches.
+  static constexpr int64_t kMaxNodes = 8192;
+
 private:
   int64_t nodes;
   std::vector<Link> links;
   std::vector<int64_t> placement;
-  // Next link on the shortest path from node s towards node t, per (s, t).
-  std::vector<int64_t> firstHop;
+  // Per node holding ranks (its row, rowOf[node]; -1 for the others): the
+  // link that reaches each node t on its breadth-first tree, or -1.
+  std::vector<int32_t> rowOf;
+  std::vector<int32_t> lastHop;
 };
 
 } // namespace coll
