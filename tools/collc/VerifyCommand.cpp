@@ -292,7 +292,8 @@ std::optional<std::string> collc::parseRankList(llvm::StringRef text,
       return "--ranks: '" + item.str() +
              "' is not a range of positive rank counts";
     if (last > (int64_t(1) << 20))
-      return "--ranks: " + std::to_string(last) + " ranks is too many";
+      return "--ranks: " + std::to_string(last) +
+             " ranks is too many (at most 1048576, as a program's num_ranks)";
     for (int64_t P = first; P <= last; ++P)
       counts.insert(P);
   }
