@@ -11,7 +11,7 @@ config.suffixes = [".mlir", ".coll", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.collc_obj_root, "test")
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt",
-                   "unit", "mpi", "install", "Inputs"]
+                   "unit", "mpi", "install", "Inputs", "fuzz"]
 config.environment["PATH"] = os.pathsep.join(
     [config.collc_tools_dir, config.llvm_tools_dir, os.environ["PATH"]])
 config.substitutions.append(("%collc_bin", os.path.join(config.collc_tools_dir, "collc")))
