@@ -392,15 +392,18 @@ std::string describeMpiCall(const CallView& view) {
 // so that a rank calling another collective, count, type, operator or
 // root fails on every rank, naming each rank's view, before any rank
 // enters a schedule or MPI's call. Every rank reaches this at every call
-// it intercepts, as it decides alike what is checked: nothing where the
-// library is off, at MPI_THREAD_MULTIPLE, on MPI_COMM_NULL or an
-// intercommunicator, or while finalizing.
+// it intercepts, as it decides alike what is checked: the communicators
+// admitted's first checks give a Comm (not where the library is off, at
+// MPI_THREAD_MULTIPLE, on MPI_COMM_NULL or an intercommunicator, or
+// while finalizing), whether or not a schedule then serves the call.
 void agreeOnEntry(Library& lib, Call call, MPI_Comm comm, const Decision& d) {
   if (__builtin_expect(!lib.checked, 1)) return;
-  if (lib.disabled || lib.threadMultiple || comm == MPI_COMM_NULL ||
-      finalizing.load(std::memory_order_relaxed))
-    return;
-  Comm* served = d.comm ? d.comm : stateOf(comm).comm.get();
+  Comm* served = d.comm;  // set by admitted, when the call came that far
+  if (!served) {
+    Decision probe;
+    admitted(lib, call, comm, probe);
+    served = probe.comm;
+  }
   if (!served) return;
   CallView view;
   view.origin = static_cast<std::uint8_t>(CallOrigin::dropIn);
