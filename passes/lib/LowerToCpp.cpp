@@ -136,6 +136,16 @@ static std::string runtimeKindName(CollectiveKind kind) {
   return std::string("coll::Kind::") + kindName(runtimeKind(kind));
 }
 
+/// The call that refuses send and recv overlapping outside the kind's
+/// in-place form (coll::checkBuffers); after the count == 0 return.
+static void emitBufferCheck(CollectiveKind kind, llvm::raw_ostream &os,
+                            StringRef qualified, StringRef rank,
+                            StringRef root) {
+  os << "  coll::checkBuffers(\"" << qualified << "\", "
+     << runtimeKindName(kind) << ", " << rank << ", P, " << root
+     << ", send, recv, count);\n";
+}
+
 /// The body of a tree-scheduled collective: the argument checks, then the
 /// runtime's coll::runTree, which runs coll::treePlan -- the plan the
 /// expansion proves -- through the one executor, pipelined over the
@@ -211,8 +221,8 @@ static void emitTreeBody(CollectiveOp spec, llvm::raw_ostream &os,
   default:
     return; // the spec verifier keeps trees away from these kinds
   }
-  os << "  (void)rank;\n"
-     << "  if (count == 0)\n    return;\n";
+  os << "  if (count == 0)\n    return;\n";
+  emitBufferCheck(kind, os, qualified, "rank", "root");
   segmentsComment();
   os << "  coll::runTree(comm, " << runtimeKindName(kind)
      << ", tree, root, send, recv, count, " << op;
@@ -241,6 +251,7 @@ static void emitDigitBody(CollectiveOp spec, llvm::raw_ostream &os,
      << "    throw coll::Error(\"" << qualified
      << ": null buffer with count \" + std::to_string(count));\n"
      << "  if (count == 0)\n    return;\n";
+  emitBufferCheck(spec.getKind(), os, qualified, "comm.rank()", "-1");
   if (spec.getKind() == CollectiveKind::allreduce)
     os << "  coll::runTrivance(comm, send, recv, count, op);\n";
   else
@@ -256,8 +267,9 @@ static void emitScanBody(CollectiveOp spec, llvm::raw_ostream &os,
   os << "  if (count > 0 && (send == nullptr || recv == nullptr))\n"
      << "    throw coll::Error(\"" << qualified
      << ": null buffer with count \" + std::to_string(count));\n"
-     << "  if (count == 0)\n    return;\n"
-     << "  coll::runScan(comm, " << runtimeKindName(spec.getKind())
+     << "  if (count == 0)\n    return;\n";
+  emitBufferCheck(spec.getKind(), os, qualified, "comm.rank()", "-1");
+  os << "  coll::runScan(comm, " << runtimeKindName(spec.getKind())
      << ", coll::ScanSchedule::"
      << (spec.getSchedule() == ScheduleKind::linear ? "linear" : "doubling")
      << ", send, recv, count, op);\n";
@@ -343,6 +355,7 @@ static void emitGroupBody(CollectiveOp spec, llvm::raw_ostream &os,
      << "    throw coll::Error(\"" << qualified
      << ": null buffer with count \" + std::to_string(count));\n"
      << "  if (count == 0)\n    return;\n";
+  emitBufferCheck(kind, os, qualified, "comm.rank()", "-1");
   if (spec.getGroup() == GroupKind::generated)
     emitGroupTable(spec, os);
   if (family == Family::recursiveDoubling) {

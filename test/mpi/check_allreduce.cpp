@@ -35,7 +35,22 @@ int runAll(coll::Comm& comm) {
       runCase<double>(comm, OpKind::Min, coll::Min{}, count, inplace);
       cases += 2;
     }
-  return cases;
+  // Send and recv overlapping outside the in-place form (send == recv):
+  // refused on every rank before any message, naming the overlap.
+  std::vector<double> buf(9, 1.0);
+  const std::string want = ": rank " + std::to_string(comm.rank()) +
+                           "'s send buffer (8 elements) and receive buffer (8 elements) overlap by 7 "
+                           "elements, not in the in-place form (send == recv): MPI requires them disjoint";
+  try {
+    collc::COLLC_FN(comm, buf.data(), buf.data() + 1, 8, coll::Sum{});
+    fail(std::string("FAIL ") + kName + ": overlapping buffers were not refused");
+  } catch (const coll::Error& e) {
+    const std::string got = e.what();
+    if (got.rfind("collc::", 0) != 0 || got.size() < want.size() ||
+        got.compare(got.size() - want.size(), want.size(), want) != 0)
+      fail(std::string("FAIL ") + kName + ": overlapping buffers: " + got);
+  }
+  return cases + 1;
 }
 
 }  // namespace

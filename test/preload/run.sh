@@ -11,6 +11,7 @@
 # once. PRELOAD_EXPECT: an extended regular expression some line the
 # library printed must match. Each run must end within PRELOAD_TIMEOUT
 # seconds (default 120): a hang fails the test, naming the run.
+# PROGRAM_ARGS: the program's arguments.
 #   run.sh openmpi|mpich NP LIBRARY SERVED PASSED PROGRAM MPIRUN [FLAGS...]
 set -euo pipefail
 vendor=$1 np=$2 library=$3 served=$4 passed=$5 program=$6
@@ -34,6 +35,7 @@ if [ -n "${PRELOAD_QUICK:-}" ]; then
     mpich) forward=(-genv PRELOAD_QUICK "$PRELOAD_QUICK") ;;
   esac
 fi
+read -r -a args <<< "${PROGRAM_ARGS:-}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 limit=${PRELOAD_TIMEOUT:-120}
@@ -48,8 +50,8 @@ bounded() {  # bounded WHAT OUT COMMAND...: runs COMMAND within the limit
     echo "run.sh: the program failed $what:"; cat "$out/$to" "$out/$to.err"; exit 1
   fi
 }
-bounded "without the library" plain "$@" -np "$np" ${forward[@]+"${forward[@]}"} "$program"
-bounded "with the library preloaded" preloaded "$@" -np "$np" ${forward[@]+"${forward[@]}"} "${preload[@]}" "$program"
+bounded "without the library" plain "$@" -np "$np" ${forward[@]+"${forward[@]}"} "$program" ${args[@]+"${args[@]}"}
+bounded "with the library preloaded" preloaded "$@" -np "$np" ${forward[@]+"${forward[@]}"} "${preload[@]}" "$program" ${args[@]+"${args[@]}"}
 grep -qx PASS "$out/plain" || { echo "run.sh: no PASS without the library:"; cat "$out/plain"; exit 1; }
 grep -qx PASS "$out/preloaded" || { echo "run.sh: no PASS with the library:"; cat "$out/preloaded"; exit 1; }
 if ! diff <(sort "$out/plain") <(sort "$out/preloaded"); then

@@ -122,6 +122,16 @@ TEST_CASE("machine models parse with line and column errors") {
   CHECK(error == "1:8: expected a non-negative number for 'beta', got 'fast'");
   CHECK_FALSE(MachineModel::parse("alpha = 1\n", error));
   CHECK(error == "1:1: the model needs beta (us per byte) or bandwidth (GB/s)");
+  // Found by the model fuzz target: `ports = INFINITY` reached an int
+  // conversion (UB); infinities and NaNs price nothing.
+  CHECK_FALSE(MachineModel::parse("beta = 1\nports = INFINITY\n", error));
+  CHECK(error == "2:9: expected a non-negative number for 'ports', got 'INFINITY'");
+  CHECK_FALSE(MachineModel::parse("alpha = nan\nbeta = 1\n", error));
+  CHECK(error == "1:9: expected a non-negative number for 'alpha', got 'nan'");
+  CHECK_FALSE(MachineModel::parse("beta = 1\nports = 1e10\n", error));
+  CHECK(error == "2:9: ports must be a whole number in 1..4096, got '1e10'");
+  CHECK_FALSE(MachineModel::parse("beta = 1\nports = 2.5\n", error));
+  CHECK(error == "2:9: ports must be a whole number in 1..4096, got '2.5'");
 }
 
 TEST_CASE("on a full mesh the topology model is the uniform one") {

@@ -13,6 +13,7 @@
 #include "CostCommand.h"
 #include "Arguments.h"
 #include "ExitCode.h"
+#include "PolicyEntries.h"
 #include "VerifyCommand.h"
 #include "coll/Dialect/CollOps.h"
 #include "coll/Frontend/Parser.h"
@@ -50,6 +51,7 @@
 
 using namespace mlir;
 using namespace coll;
+using namespace collc;
 
 namespace {
 
@@ -68,46 +70,6 @@ const char *const kPolicyUsage = R"(usage:
       N compiler runs at once) to load with COLLC_MPI_POLICY=POLICY.so;
       --sources writes the header and the table of calls it is built from.
 )";
-
-/// A call the library serves, and the collective that serves it.
-struct PolicyCall {
-  const char *name;  // the collective's name in a .coll file
-  CollectiveKind kind;
-  const char *macro; // policy_calls.h's COLLC_POLICY_<macro>
-  const char *mpi;
-  const char *call;  // its coll::mpi::Call, Policy field and entry point
-};
-
-constexpr PolicyCall kPolicyCalls[] = {
-    {"policy_allreduce", CollectiveKind::allreduce, "ALLREDUCE", "MPI_Allreduce", "allreduce"},
-    {"policy_reduce_scatter", CollectiveKind::reduce_scatter, "REDUCE_SCATTER",
-     "MPI_Reduce_scatter_block", "reduceScatterBlock"},
-    {"policy_allgather", CollectiveKind::allgather, "ALLGATHER", "MPI_Allgather", "allgather"},
-    {"policy_alltoall", CollectiveKind::alltoall, "ALLTOALL", "MPI_Alltoall", "alltoall"},
-    {"policy_inclusive_scan", CollectiveKind::inclusive_scan, "INCLUSIVE_SCAN",
-     "MPI_Scan", "scan"},
-    {"policy_exclusive_scan", CollectiveKind::exclusive_scan, "EXCLUSIVE_SCAN",
-     "MPI_Exscan", "exscan"},
-    {"policy_barrier", CollectiveKind::barrier, "BARRIER", "MPI_Barrier", "barrier"},
-    {"policy_broadcast", CollectiveKind::broadcast, "BROADCAST", "MPI_Bcast", "broadcast"},
-    {"policy_reduce", CollectiveKind::reduce, "REDUCE", "MPI_Reduce", "reduce"},
-    {"policy_gather", CollectiveKind::gather, "GATHER", "MPI_Gather", "gather"},
-    {"policy_scatter", CollectiveKind::scatter, "SCATTER", "MPI_Scatter", "scatter"},
-};
-
-const PolicyCall *findCall(llvm::StringRef name) {
-  for (const PolicyCall &call : kPolicyCalls)
-    if (name == call.name)
-      return &call;
-  return nullptr;
-}
-
-std::string callNames() {
-  std::string names;
-  for (const PolicyCall &call : kPolicyCalls)
-    names += (names.empty() ? "" : ", ") + std::string(call.name);
-  return names;
-}
 
 struct Options {
   std::vector<std::string> inputs;
@@ -162,119 +124,6 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
   if (opts.output.empty() && opts.sourcesDir.empty())
     return usageError("policy needs -o POLICY.so or --sources DIR");
   return std::nullopt;
-}
-
-/// The calls of a policy: per call, its collective or the candidates of
-/// its choice.
-struct PolicyEntry {
-  const PolicyCall *call;
-  SmallVector<CollectiveOp> specs;
-  bool choice = false;
-};
-
-/// "an allreduce", "a broadcast".
-std::string withArticle(llvm::StringRef kind) {
-  return (llvm::StringRef("aeiou").contains(kind.front()) ? "an " : "a ") +
-         kind.str();
-}
-
-/// Checks that every collective of `module` serves a call as the library
-/// calls it; groups them by call. Errors at the spec.
-LogicalResult collectEntries(ModuleOp module,
-                             llvm::MapVector<const PolicyCall *, PolicyEntry> &entries) {
-  for (CollectiveOp spec : module.getOps<CollectiveOp>()) {
-    std::optional<llvm::StringRef> of = spec.getChoiceOf();
-    llvm::StringRef name = of ? *of : spec.getSymName();
-    const PolicyCall *call = findCall(name);
-    if (!call)
-      return spec.emitError()
-             << (of ? "choice '" : "collective '") << name
-             << "' is not a call of a policy: name it for the MPI call it "
-                "serves, one of "
-             << callNames();
-    PolicyEntry &entry = entries[call];
-    // A choice's candidates come from one `choose` block, in one file (the
-    // parser rejects a second block of the name in the same file).
-    auto fileOf = [](Operation *op) -> llvm::StringRef {
-      auto loc = dyn_cast<FileLineColLoc>(op->getLoc());
-      return loc ? loc.getFilename().getValue() : llvm::StringRef();
-    };
-    if (!entry.specs.empty() &&
-        (!of || !entry.choice || fileOf(spec) != fileOf(entry.specs.front()))) {
-      InFlightDiagnostic diag = spec.emitError()
-                                << "'" << name << "' (" << call->mpi
-                                << ") is defined twice";
-      diag.attachNote(entry.specs.front().getLoc()) << "first defined here";
-      return diag;
-    }
-    entry.call = call;
-    entry.choice = of.has_value();
-    entry.specs.push_back(spec);
-    const char *what = of ? "candidate '" : "'";
-    llvm::StringRef self = spec.getSymName();
-    if (spec.getKind() != call->kind)
-      return spec.emitError()
-             << what << self << "' serves " << call->mpi << ": it must be "
-             << withArticle(stringifyCollectiveKind(call->kind)) << ", not "
-             << withArticle(stringifyCollectiveKind(spec.getKind()));
-    if (spec.getElementType())
-      return spec.emitError() << what << self << "' serves every element type "
-                              << call->mpi
-                              << " is called with: its element type must be "
-                                 "`any`";
-    if (isRooted(call->kind) && !spec.getAnyRoot())
-      return spec.emitError() << what << self << "' takes the root "
-                              << call->mpi
-                              << " is called with: write `root = any;`";
-  }
-  return success();
-}
-
-/// FNV-1a over `text`: the policy's digest, which every rank must share.
-uint64_t digestOf(llvm::StringRef text, uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : text)
-    h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
-/// policy_calls.h: which calls the policy has schedules for, and how the
-/// library explains each (PolicyTable.cpp).
-std::string callsHeader(llvm::ArrayRef<PolicyEntry> entries, llvm::StringRef sources,
-                        llvm::StringRef header) {
-  // COLLC_POLICY_<CALL> for each call present (Serve*.cpp define its entry
-  // point), and the list PolicyTable.cpp expands: X(call, schedule,
-  // explanation).
-  std::string body, list;
-  llvm::raw_string_ostream os(body), xs(list);
-  for (const PolicyCall &call : kPolicyCalls) {
-    const PolicyEntry *entry = llvm::find_if(entries, [&](const PolicyEntry &e) {
-      return e.call == &call;
-    });
-    if (entry == entries.end())
-      continue;
-    os << "#define COLLC_POLICY_" << call.macro << " 1\n";
-    xs << " \\\n  X(" << call.call << ", " << call.name << ", ";
-    if (entry->choice)
-      xs << "COLLC_CHOICE(" << call.name << "))";
-    else
-      xs << "COLLC_ONE(" << call.name << ", \""
-         << describeSchedule(entry->specs.front()) << "\"))";
-  }
-  os << "#define COLLC_POLICY_CALLS(X)" << list << "\n";
-  std::string text;
-  llvm::raw_string_ostream out(text);
-  out << "// Generated by collc policy from " << sources
-      << ". Do not edit.\n"
-         "// The calls this policy has schedules for "
-         "(runtime/mpi/PolicyTable.cpp).\n"
-         "#pragma once\n"
-         "#define COLLC_POLICY_SOURCES \""
-      << sources << "\"\n";
-  out << "#define COLLC_POLICY_DIGEST 0x"
-      << llvm::format_hex_no_prefix(digestOf(body, digestOf(header)), 16)
-      << "ull\n"
-      << body;
-  return text;
 }
 
 /// Writes `text` to `path` through a temporary file (no partial file).
@@ -542,12 +391,12 @@ int collc::runPolicy(int argc, char **argv) {
   if (model)
     sources += " (model " + llvm::sys::path::filename(opts.model).str() + ")";
 
-  llvm::MapVector<const PolicyCall *, PolicyEntry> entries;
-  if (failed(collectEntries(*policy, entries)))
+  PolicyEntries entries;
+  if (failed(collectPolicyEntries(*policy, entries)))
     return kInputError;
   if (entries.empty()) {
     llvm::errs() << "collc: error: no collective in " << sources
-                 << ": a policy needs one of " << callNames() << "\n";
+                 << ": a policy needs one of " << policyCallNames() << "\n";
     return kInputError;
   }
   // The files' symbols share one header: a clash across files (e.g. a
@@ -570,7 +419,7 @@ int collc::runPolicy(int argc, char **argv) {
   SmallVector<PolicyEntry> list;
   for (auto &[call, entry] : entries)
     list.push_back(entry);
-  const std::string calls = callsHeader(list, sources, header);
+  const std::string calls = policyCallsHeader(list, sources, header);
 
   auto writeSources = [&](llvm::StringRef dir) {
     llvm::SmallString<256> hpp(dir), table(dir);

@@ -49,7 +49,9 @@ std::optional<MachineModel> MachineModel::parse(llvm::StringRef text,
       continue;
     }
     double number;
-    if (value.empty() || value.getAsDouble(number) || number < 0) {
+    // (getAsDouble also reads "inf" and "nan": neither prices anything.)
+    if (value.empty() || value.getAsDouble(number) || !std::isfinite(number) ||
+        number < 0) {
       error = at(value.empty() ? keyPart : value) +
               "expected a non-negative number for '" + key.str() + "', got '" +
               value.str() + "'";
@@ -74,9 +76,9 @@ std::optional<MachineModel> MachineModel::parse(llvm::StringRef text,
     } else if (key == "delta") {
       model.delta = number;
     } else if (key == "ports") {
-      if (number < 1 || number != static_cast<int>(number)) {
-        error = at(value) + "ports must be a whole number >= 1, got '" +
-                value.str() + "'";
+      if (number < 1 || number > kMaxPorts || number != std::floor(number)) {
+        error = at(value) + "ports must be a whole number in 1.." +
+                std::to_string(kMaxPorts) + ", got '" + value.str() + "'";
         return std::nullopt;
       }
       model.ports = static_cast<int>(number);

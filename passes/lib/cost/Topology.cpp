@@ -3,11 +3,24 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 
 using namespace coll;
+
+#ifdef BOOST_NO_EXCEPTIONS
+// Built without exceptions, as LLVM's code is, Boost leaves these to the
+// program; its graph code reaches them only when memory runs out (an
+// optimized build drops the calls, an -O1 sanitizer build keeps them).
+void boost::throw_exception(const std::exception &e) {
+  llvm::report_fatal_error(llvm::Twine("Boost.Graph: ") + e.what());
+}
+void boost::throw_exception(const std::exception &e, const boost::source_location &) {
+  boost::throw_exception(e);
+}
+#endif
 
 namespace {
 using Graph =

@@ -199,6 +199,61 @@ bool within(const T* p, const T* base, std::size_t size) {
   return !before(p, base) && before(p, base + size);
 }
 
+// A generated call's buffers, checked before it runs (its `count` > 0):
+// MPI requires send and recv disjoint unless one is MPI_IN_PLACE, and the
+// runtime's in-place forms are MPI's layouts of it: send == recv
+// (allreduce, scans, alltoall, the root's reduce), send == recv's own
+// block (allgather, the root's gather), recv inside send (reduce_scatter,
+// the root's scatter: the own block is merged aside and copied at the
+// end). Any other overlap would have the schedule read what it has
+// already written: the call throws, naming it. Sizes in elements.
+template <class T>
+void checkBuffers(const char* fn, Kind kind, int rank, int P, int root, const T* send,
+                  const T* recv, std::size_t count) {
+  const std::size_t all = static_cast<std::size_t>(P) * count;
+  const bool isRoot = rank == root;
+  std::size_t sendSize = count, recvSize = count;
+  const char* form = "send == recv";
+  bool inPlace = send == recv;
+  switch (kind) {
+    case Kind::allreduce:
+    case Kind::inclusive_scan:
+    case Kind::exclusive_scan:
+      break;
+    case Kind::alltoall:
+      sendSize = recvSize = all;
+      break;
+    case Kind::reduce:
+      if (!isRoot) return;  // (recv is the root's only)
+      break;
+    case Kind::allgather:
+    case Kind::gather:
+      if (kind == Kind::gather && !isRoot) return;
+      recvSize = all;
+      form = "send == recv + rank * count";
+      inPlace = send == recv + static_cast<std::size_t>(rank) * count;
+      break;
+    case Kind::reduce_scatter:
+    case Kind::scatter:
+      if (kind == Kind::scatter && !isRoot) return;
+      sendSize = all;
+      form = "recv inside send";
+      inPlace = within(recv, send, all);
+      break;
+    default:
+      return;  // one buffer (broadcast) or none (barrier)
+  }
+  const std::less<const T*> before;
+  if (inPlace || !before(send, recv + recvSize) || !before(recv, send + sendSize)) return;
+  const T* from = before(send, recv) ? recv : send;
+  const T* to = before(send + sendSize, recv + recvSize) ? send + sendSize : recv + recvSize;
+  auto elements = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " element" : " elements"); };
+  throw Error(std::string(fn) + ": rank " + std::to_string(rank) + "'s send buffer (" + elements(sendSize) +
+              ") and receive buffer (" + elements(recvSize) + ") overlap by " +
+              elements(static_cast<std::size_t>(to - from)) + ", not in the in-place form (" + form +
+              "): MPI requires them disjoint");
+}
+
 // Where a rank's own block of a P-block-in, one-block-out collective
 // (scatter, reduce_scatter) is merged: recv, unless recv lies in send
 // (in place: MPI_IN_PLACE puts the result at the start of send, whose

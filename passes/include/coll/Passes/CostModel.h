@@ -40,6 +40,7 @@ struct MachineModel {
   /// Ports per node: up to this many consecutive communication steps that
   /// touch disjoint parts overlap (ReTri's + and - steps, a Trivance phase).
   int ports = 1;
+  static constexpr int kMaxPorts = 4096;
 
   /// `topology = optical_switch`: each node has `ports` circuits on an
   /// optical circuit switch that is set, phase by phase, to the circuits a

@@ -1,0 +1,82 @@
+// coll::checkBuffers (runtime/include/coll/collectives.hpp): a generated
+// call refuses send and receive buffers that overlap outside its kind's
+// in-place form, naming the overlap; disjoint buffers and each kind's
+// in-place forms pass.
+#include "coll/collectives.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+using namespace coll;
+
+namespace {
+
+/// The error checkBuffers raises ("" if none) for rank 1 of 4, root 2.
+std::string refusal(Kind kind, const int *send, const int *recv, std::size_t count, int rank = 1) {
+  try {
+    checkBuffers("collc::f", kind, rank, 4, 2, send, recv, count);
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "";
+}
+
+} // namespace
+
+TEST_CASE("checkBuffers: disjoint buffers and the in-place forms pass") {
+  std::vector<int> a(64), b(64);
+  for (Kind k : {Kind::allreduce, Kind::inclusive_scan, Kind::exclusive_scan, Kind::alltoall,
+                 Kind::reduce, Kind::allgather, Kind::gather, Kind::reduce_scatter, Kind::scatter})
+    CHECK(refusal(k, a.data(), b.data(), 4) == "");
+  CHECK(refusal(Kind::allreduce, a.data(), a.data(), 4) == "");
+  CHECK(refusal(Kind::exclusive_scan, a.data(), a.data(), 4) == "");
+  CHECK(refusal(Kind::alltoall, a.data(), a.data(), 4) == "");
+  CHECK(refusal(Kind::allgather, a.data() + 4, a.data(), 4) == "");       // rank 1's block
+  CHECK(refusal(Kind::gather, a.data() + 8, a.data(), 4, 2) == "");       // the root's block
+  CHECK(refusal(Kind::reduce_scatter, a.data(), a.data(), 4) == "");      // MPI_IN_PLACE
+  CHECK(refusal(Kind::reduce_scatter, a.data(), a.data() + 4, 4) == "");  // recv inside send
+  CHECK(refusal(Kind::scatter, a.data(), a.data() + 8, 4, 2) == "");
+  // Touching ends are not an overlap.
+  CHECK(refusal(Kind::allreduce, a.data(), a.data() + 4, 4) == "");
+  CHECK(refusal(Kind::allreduce, a.data() + 4, a.data(), 4) == "");
+  // Ranks that do not use a buffer: a non-root's reduce recv, gather recv,
+  // scatter send; broadcast and barrier have one buffer or none.
+  CHECK(refusal(Kind::reduce, a.data(), a.data() + 1, 4) == "");
+  CHECK(refusal(Kind::gather, a.data(), a.data() + 1, 4) == "");
+  CHECK(refusal(Kind::scatter, a.data() + 1, a.data(), 4) == "");
+  CHECK(refusal(Kind::broadcast, a.data(), a.data() + 1, 4) == "");
+}
+
+TEST_CASE("checkBuffers: any other overlap is refused, naming it and the form") {
+  std::vector<int> a(64);
+  CHECK(refusal(Kind::allreduce, a.data(), a.data() + 1, 4) ==
+        "collc::f: rank 1's send buffer (4 elements) and receive buffer (4 elements) overlap by 3 "
+        "elements, not in the in-place form (send == recv): MPI requires them disjoint");
+  CHECK(refusal(Kind::inclusive_scan, a.data() + 3, a.data(), 4) ==
+        "collc::f: rank 1's send buffer (4 elements) and receive buffer (4 elements) overlap by 1 "
+        "element, not in the in-place form (send == recv): MPI requires them disjoint");
+  CHECK(refusal(Kind::alltoall, a.data(), a.data() + 2, 4) ==
+        "collc::f: rank 1's send buffer (16 elements) and receive buffer (16 elements) overlap by "
+        "14 elements, not in the in-place form (send == recv): MPI requires them disjoint");
+  CHECK(refusal(Kind::reduce, a.data(), a.data() + 2, 4, 2) ==
+        "collc::f: rank 2's send buffer (4 elements) and receive buffer (4 elements) overlap by 2 "
+        "elements, not in the in-place form (send == recv): MPI requires them disjoint");
+  // send at another block than the rank's own, or inside no block.
+  CHECK(refusal(Kind::allgather, a.data(), a.data(), 4) ==
+        "collc::f: rank 1's send buffer (4 elements) and receive buffer (16 elements) overlap by 4 "
+        "elements, not in the in-place form (send == recv + rank * count): MPI requires them "
+        "disjoint");
+  CHECK(refusal(Kind::gather, a.data() + 9, a.data(), 4, 2) ==
+        "collc::f: rank 2's send buffer (4 elements) and receive buffer (16 elements) overlap by 4 "
+        "elements, not in the in-place form (send == recv + rank * count): MPI requires them "
+        "disjoint");
+  // recv starting before send and reaching into it.
+  CHECK(refusal(Kind::reduce_scatter, a.data() + 2, a.data(), 4) ==
+        "collc::f: rank 1's send buffer (16 elements) and receive buffer (4 elements) overlap by 2 "
+        "elements, not in the in-place form (recv inside send): MPI requires them disjoint");
+  CHECK(refusal(Kind::scatter, a.data() + 1, a.data(), 4, 2) ==
+        "collc::f: rank 2's send buffer (16 elements) and receive buffer (4 elements) overlap by 3 "
+        "elements, not in the in-place form (recv inside send): MPI requires them disjoint");
+}

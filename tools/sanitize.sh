@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The compiler's suites under AddressSanitizer and UBSan: builds collc, its
+# tools, the unit tests, the fuzz targets' replays and a few MPI checks in
+# build-sanitize/ (-DCOLLC_SANITIZE=address,undefined, -O1; any report
+# ends the program) and runs there lit, the unit tests, the fuzz replays
+# and a short MPI subset (docs/robustness.md, "Sanitizers"). CI runs it
+# after tools/test.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tree=build-sanitize
+if [ ! -f $tree/build.ninja ]; then
+  cmake -S . -B $tree -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+    -DCOLLC_SANITIZE=address,undefined -DCOLLC_SCHEDULE_COMPILER="$PWD/build/bin/collc"
+fi
+mpi_checks=(check_allreduce_ring check_allreduce_trivance check_transport checked_mode timeout_check)
+cmake --build $tree -j "$(nproc)" --target collc coll-opt collc-recorded-execution collc-bench \
+  collc-calibrate collc-unit-tests fuzz_coll fuzz_steps fuzz_model fuzz_policy "${mpi_checks[@]}"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# lit and the unit tests but their sweeps, which the release tree's suite
+# runs: instrumented, the differential check and the tests that prove
+# every root or rank count take 4 to 21 times as long (root-any.test
+# 659 s; docs/robustness.md, "Sanitizers").
+python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "$tree/test" --filter-out \
+  'differential/|frontend/root-any.test|frontend/segments.test|verify/cli.test|verify/trees.test|policy/sources.test'
+"$tree/bin/collc-unit-tests" \
+  -tce='random*mutants*,trees? digit routings and scans are proven*,every example schedule is proven*'
+ctest --test-dir $tree --output-on-failure -R '^fuzz\.replay\.'
+# The MPI libraries keep what they allocate until exit: no leak report
+# there (the compiler's suites above keep it).
+ASAN_OPTIONS=detect_leaks=0 ctest --test-dir $tree --output-on-failure \
+  -R '^mpi\.((ring|trivance)\.P[35]|transport\.P5|checked\.P3|timeout\.(shm|mpi)\.P3)$'
