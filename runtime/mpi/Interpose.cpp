@@ -33,6 +33,7 @@
 
 #include "Datatypes.hpp"
 #include "Serve.hpp"
+#include "coll/buffers.hpp"
 #include "coll/checked.hpp"
 #include "coll/error.hpp"
 #include "coll/mpi_transport.hpp"
@@ -580,14 +581,12 @@ void requireBlockBytes(const Decision& d, bool sending, int count,
 // overlap, rather than return a wrong result. (Staged, it reads a copy.)
 void requireDisjoint(const Decision& d, const Run& send, std::size_t sendBytes, const Run& recv,
                      std::size_t recvBytes) {
-  if (!send.inBuffer() || !recv.inBuffer() || sendBytes == 0 || recvBytes == 0) return;
-  const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(send.data());
-  const std::uintptr_t r = reinterpret_cast<std::uintptr_t>(recv.data());
-  const std::uintptr_t from = std::max(s, r), to = std::min(s + sendBytes, r + recvBytes);
-  if (from >= to) return;
+  if (!send.inBuffer() || !recv.inBuffer()) return;
+  const std::size_t shared = coll::overlapBytes(send.data(), sendBytes, recv.data(), recvBytes);
+  if (shared == 0) return;
   throw coll::Error("rank " + std::to_string(d.comm->rank()) + "'s send buffer (" +
                     std::to_string(sendBytes) + " B) and receive buffer (" +
-                    std::to_string(recvBytes) + " B) overlap by " + std::to_string(to - from) +
+                    std::to_string(recvBytes) + " B) overlap by " + std::to_string(shared) +
                     " B without MPI_IN_PLACE: MPI requires them disjoint");
 }
 

@@ -80,3 +80,16 @@ TEST_CASE("checkBuffers: any other overlap is refused, naming it and the form") 
         "collc::f: rank 2's send buffer (16 elements) and receive buffer (4 elements) overlap by 3 "
         "elements, not in the in-place form (recv inside send): MPI requires them disjoint");
 }
+
+TEST_CASE("overlapBytes: the bytes two ranges share, 0 when they only touch") {
+  char m[32];
+  CHECK(overlapBytes(m, 8, m + 8, 8) == 0);   // adjacent
+  CHECK(overlapBytes(m + 8, 8, m, 8) == 0);
+  CHECK(overlapBytes(m, 8, m + 7, 8) == 1);
+  CHECK(overlapBytes(m + 7, 8, m, 8) == 1);
+  CHECK(overlapBytes(m, 32, m + 4, 8) == 8);  // one inside the other
+  CHECK(overlapBytes(m + 4, 8, m, 32) == 8);
+  CHECK(overlapBytes(m, 16, m, 16) == 16);
+  CHECK(overlapBytes(m + 4, 0, m, 32) == 0);  // empty ranges share nothing
+  CHECK(overlapBytes(m, 32, m + 4, 0) == 0);
+}

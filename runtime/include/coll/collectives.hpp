@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "coll/buffers.hpp"
 #include "coll/butterfly.hpp"
 #include "coll/checked.hpp"
 #include "coll/executor.hpp"
@@ -189,16 +190,6 @@ void chunkParts(const Group& group, T* data, const T* initial, std::size_t count
   }
 }
 
-// Whether p points into [base, base + size) (compared as std::less does,
-// which orders unrelated pointers too). Callers pass the start of a
-// buffer: where it begins decides whether it overlaps (MPI_IN_PLACE forms
-// put recv at the start of, or at a block of, send).
-template <class T>
-bool within(const T* p, const T* base, std::size_t size) {
-  const std::less<const T*> before;
-  return !before(p, base) && before(p, base + size);
-}
-
 // A generated call's buffers, checked before it runs (its `count` > 0):
 // MPI requires send and recv disjoint unless one is MPI_IN_PLACE, and the
 // runtime's in-place forms are MPI's layouts of it: send == recv
@@ -243,14 +234,13 @@ void checkBuffers(const char* fn, Kind kind, int rank, int P, int root, const T*
     default:
       return;  // one buffer (broadcast) or none (barrier)
   }
-  const std::less<const T*> before;
-  if (inPlace || !before(send, recv + recvSize) || !before(recv, send + sendSize)) return;
-  const T* from = before(send, recv) ? recv : send;
-  const T* to = before(send + sendSize, recv + recvSize) ? send + sendSize : recv + recvSize;
+  if (inPlace) return;
+  const std::size_t shared = overlapBytes(send, sendSize * sizeof(T), recv, recvSize * sizeof(T));
+  if (shared == 0) return;
   auto elements = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " element" : " elements"); };
   throw Error(std::string(fn) + ": rank " + std::to_string(rank) + "'s send buffer (" + elements(sendSize) +
               ") and receive buffer (" + elements(recvSize) + ") overlap by " +
-              elements(static_cast<std::size_t>(to - from)) + ", not in the in-place form (" + form +
+              elements(shared / sizeof(T)) + ", not in the in-place form (" + form +
               "): MPI requires them disjoint");
 }
 
