@@ -259,21 +259,14 @@ bool reducedElement(const Signature& signature, Reduction reduction, Element& el
   return true;
 }
 
-Run::Run(const void* buffer, std::size_t count, MPI_Datatype type, const Signature& signature,
-         bool load)
-    : buffer_(buffer), type_(type), size_(signature.size), extent_(signature.extent) {
-  if (signature.runOf(count)) {
-    data_ = buffer ? const_cast<char*>(static_cast<const char*>(buffer)) + signature.trueLb
-                   : nullptr;
-    return;
-  }
-  staged_.reset(new char[count * signature.size]);
+void Run::stage(std::size_t count, bool load) {
+  staged_.reset(new char[count * size_]);
   data_ = staged_.get();
   if (load) transfer(true, buffer_, count, type_, size_, extent_, data_);
 }
 
-void Run::store(std::size_t count) const {
-  if (staged_) transfer(false, buffer_, count, type_, size_, extent_, data_);
+void Run::unstage(std::size_t count) const {
+  transfer(false, buffer_, count, type_, size_, extent_, data_);
 }
 
 }  // namespace coll::mpi

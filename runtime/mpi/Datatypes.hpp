@@ -67,16 +67,30 @@ bool reducedElement(const Signature& signature, Reduction reduction, Element& el
 // depends on which.
 class Run {
  public:
+  // (Inline where the buffer is the run, every small call's case: only
+  // staging is out of line.)
   Run(const void* buffer, std::size_t count, MPI_Datatype type, const Signature& signature,
-      bool load);
+      bool load)
+      : buffer_(buffer), type_(type), size_(signature.size), extent_(signature.extent) {
+    if (signature.runOf(count))
+      data_ = buffer ? const_cast<char*>(static_cast<const char*>(buffer)) + signature.trueLb
+                     : nullptr;
+    else
+      stage(count, load);
+  }
   char* data() const { return data_; }
   // Whether data() is the buffer's own memory (not a staging copy).
   bool inBuffer() const { return !staged_; }
   // Writes the first `count` elements of the staging copy back to the
   // buffer (nothing where the buffer is the run).
-  void store(std::size_t count) const;
+  void store(std::size_t count) const {
+    if (staged_) unstage(count);
+  }
 
  private:
+  void stage(std::size_t count, bool load);
+  void unstage(std::size_t count) const;
+
   const void* buffer_;
   MPI_Datatype type_;
   std::size_t size_;  // the signature's, for staging
