@@ -10,6 +10,11 @@
 # ~0.2 s cm probe; shared memory only; op ^avx because its AVX reduction
 # saturates 8-bit sums on some CPUs. MPICH's Hydra needs none of these.
 set(COLLC_MPI_VENDOR "")
+if(COLLC_MPI STREQUAL "smpi")
+  # SimGrid's SMPI: a test names its platform (smpirun -platform FILE).
+  set(COLLC_MPI_VENDOR smpi)
+  set(COLLC_MPIRUN ${MPIEXEC_EXECUTABLE})
+endif()
 foreach(dir ${MPI_CXX_INCLUDE_DIRS})
   if(EXISTS "${dir}/mpi.h")
     file(STRINGS "${dir}/mpi.h" vendor_lines REGEX "define (OMPI_MAJOR_VERSION|MPICH_VERSION)")
@@ -26,6 +31,7 @@ if(COLLC_MPI_VENDOR STREQUAL "openmpi")
     --mca pml ob1 --mca btl self,vader --mca op ^avx)
   set(COLLC_MPIRUN_EXPORT -x)
   set(COLLC_MPI_TEST_RANKS 1 2 3 4 5 6 7 8)
+elseif(COLLC_MPI_VENDOR STREQUAL "smpi")
 elseif(COLLC_MPI_VENDOR STREQUAL "mpich")
   set(COLLC_MPIRUN ${MPIEXEC_EXECUTABLE})
   set(COLLC_MPIRUN_EXPORT -genvlist)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds if needed and runs the whole test suite (lit, unit, fuzz replays,
-# MPI, preload, install), then the MPI tests again against MPICH. The
+# MPI, preload, install), then the MPI tests again against MPICH, then
+# collc-bench's smoke run under SimGrid's SMPI. The
 # `large` tests (8.6 GB of buffers) run only when asked: ctest -L large.
 # CI also runs tools/sanitize.sh (the compiler's suites under ASan/UBSan).
 set -euo pipefail
@@ -17,3 +18,7 @@ if [ ! -f build-mpich/build.ninja ]; then
 fi
 cmake --build build-mpich -j "$(nproc)"
 ctest --test-dir build-mpich --output-on-failure -LE large
+# collc-bench's smoke run on a simulated 64-host cluster (SimGrid's SMPI,
+# docs/scale.md), in its own tree.
+tools/build-smpi.sh
+ctest --test-dir build-smpi --output-on-failure

@@ -182,6 +182,12 @@ void MpiTransport::freeSharedMemory() {
 // message; the ranks of a node agree on the options first, so a node uses
 // the channels on every rank or on none.
 void MpiTransport::setUpSharedMemory(Options options) {
+#if COLLC_SMPI
+  // SMPI's ranks are coroutines of one thread: a channel's spin would never
+  // let its peer run, and a copy through it would cost no simulated time.
+  (void)options;
+  return;
+#endif
   check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_),
         "MPI_Comm_split_type");
   check(MPI_Comm_set_errhandler(node_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
@@ -577,7 +583,15 @@ void MpiTransport::exchangeSteps(const PeerExchange* exchanges, std::size_t n, i
   // A short message means the two sides disagree about the step.
   for (std::size_t r = 0; r < numRecvRequests; ++r) {
     MPI_Count got = 0;
+#if COLLC_SMPI
+    // SMPI 3.32 has no MPI_Get_elements_x (it aborts the simulation); a
+    // simulated message stays below 2^31 bytes, which an int counts.
+    int bytes = 0;
+    check(MPI_Get_count(&statuses_[r], MPI_BYTE, &bytes), "MPI_Get_count");
+    got = bytes;
+#else
     check(MPI_Get_elements_x(&statuses_[r], recvTypes_[r], &got), "MPI_Get_elements_x");
+#endif
     if (got == MPI_UNDEFINED || static_cast<std::size_t>(got) != expectedBytes_[r])
       throw Error("coll::MpiTransport: expected " + std::to_string(expectedBytes_[r]) + " bytes from rank " +
                   std::to_string(sources_[r]) + " (tag " + std::to_string(tag) + "), got " +
@@ -709,9 +723,14 @@ std::unique_ptr<Transport> makeTransport(MPI_Comm comm, std::int64_t timeoutMs) 
   const char* which = std::getenv("COLLC_TRANSPORT");
   if (!which || !*which || std::strcmp(which, "mpi") == 0)
     return std::make_unique<MpiTransport>(comm, MpiTransport::Options::fromEnvironment(timeoutMs));
-  if (std::strcmp(which, "ucx") == 0)
+  if (std::strcmp(which, "ucx") == 0) {
+#if COLLC_UCX
     return std::make_unique<UcxTransport>(
         mpiBootstrap(comm), detail::timeoutFromEnvironment("coll::UcxTransport", timeoutMs));
+#else
+    throw Error("coll::Comm: COLLC_TRANSPORT=ucx, but this runtime is built without UCX");
+#endif
+  }
   throw Error(std::string("coll::Comm: COLLC_TRANSPORT='") + which + "': expected mpi or ucx");
 }
 

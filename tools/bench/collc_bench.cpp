@@ -74,6 +74,8 @@ struct Options {
   bool quiet = false;
   std::string csv, svg;
   std::string corrupt;  // --corrupt ALGORITHM: spoil its results (tests the check)
+  bool leaveOutWrong = false;  // --leave-out-wrong: see kUsage
+  std::set<std::string> forcedOnly;  // --forced LIST; empty: every forced algorithm
 };
 
 // The buffers every case shares (sized for the largest case) and the
@@ -147,14 +149,17 @@ std::string sizeText(std::size_t bytes) {
 
 // The kinds collc has, each with the library's call (default and forced),
 // the hand-written baselines and collc's schedules (schedules.coll).
-std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
+std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced,
+                            const std::set<std::string>& forcedOnly) {
   const int P = ctx.P;
+  const MPI_Op sum = lib.sum();
   std::vector<Kind> kinds;
   auto libraryAlgorithms = [&](Kind& kind, const char* mpiName,
                                std::function<void(Context&, std::size_t, MPI_Comm)> call) {
     static std::vector<std::vector<LibraryAlgorithm>> keep;  // Algorithm::library points here
     keep.push_back(lib.algorithms(mpiName, forced));
     for (const LibraryAlgorithm& a : keep.back()) {
+      if (a.value != 0 && !forcedOnly.empty() && !forcedOnly.count(a.name)) continue;
       const MPI_Comm comm = a.comm;
       kind.algorithms.push_back({a.name, Source::library,
                                  [call, comm](Context& c, std::size_t n) { call(c, n, comm); }, &a});
@@ -190,8 +195,8 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
     k.wrong = [](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.P, i); }, at, got, want);
     };
-    libraryAlgorithms(k, "allreduce", [](Context& c, std::size_t n, MPI_Comm comm) {
-      MPI_Allreduce(c.send.data(), c.recv.data(), asInt(n), MPI_DOUBLE, MPI_SUM, comm);
+    libraryAlgorithms(k, "allreduce", [sum](Context& c, std::size_t n, MPI_Comm comm) {
+      MPI_Allreduce(c.send.data(), c.recv.data(), asInt(n), MPI_DOUBLE, sum, comm);
     });
     hand(k, "ring", true, [](Context& c, std::size_t n) {
       collc_bench::hand::ringAllreduce(c.send.data(), c.recv.data(), n, MPI_COMM_WORLD, c.scratch);
@@ -223,8 +228,8 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
       const std::size_t base = static_cast<std::size_t>(c.rank) * n;
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.P, base + i); }, at, got, want);
     };
-    libraryAlgorithms(k, "reduce_scatter_block", [](Context& c, std::size_t n, MPI_Comm comm) {
-      MPI_Reduce_scatter_block(c.send.data(), c.recv.data(), asInt(n), MPI_DOUBLE, MPI_SUM, comm);
+    libraryAlgorithms(k, "reduce_scatter_block", [sum](Context& c, std::size_t n, MPI_Comm comm) {
+      MPI_Reduce_scatter_block(c.send.data(), c.recv.data(), asInt(n), MPI_DOUBLE, sum, comm);
     });
     hand(k, "ring", true, [](Context& c, std::size_t n) {
       collc_bench::hand::ringReduceScatter(c.send.data(), c.recv.data(), n, MPI_COMM_WORLD, c.scratch);
@@ -302,8 +307,8 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
       if (c.rank != kRoot) return false;
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.P, i); }, at, got, want);
     };
-    libraryAlgorithms(k, "reduce", [](Context& c, std::size_t n, MPI_Comm comm) {
-      MPI_Reduce(c.send.data(), c.recv.data(), asInt(n), MPI_DOUBLE, MPI_SUM, kRoot, comm);
+    libraryAlgorithms(k, "reduce", [sum](Context& c, std::size_t n, MPI_Comm comm) {
+      MPI_Reduce(c.send.data(), c.recv.data(), asInt(n), MPI_DOUBLE, sum, kRoot, comm);
     });
     COLLC_REDUCING(k, reduce_binomial);
     COLLC_REDUCING(k, reduce_binomial_seg4);
@@ -353,8 +358,8 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
     k.wrong = [](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.rank + 1, i); }, at, got, want);
     };
-    libraryAlgorithms(k, "scan", [](Context& c, std::size_t n, MPI_Comm comm) {
-      MPI_Scan(c.send.data(), c.recv.data(), asInt(n), MPI_DOUBLE, MPI_SUM, comm);
+    libraryAlgorithms(k, "scan", [sum](Context& c, std::size_t n, MPI_Comm comm) {
+      MPI_Scan(c.send.data(), c.recv.data(), asInt(n), MPI_DOUBLE, sum, comm);
     });
     COLLC_REDUCING(k, scan_doubling);
     COLLC_REDUCING(k, scan_linear);
@@ -368,8 +373,8 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced) {
       if (c.rank == 0) return false;
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.rank, i); }, at, got, want);
     };
-    libraryAlgorithms(k, "exscan", [](Context& c, std::size_t n, MPI_Comm comm) {
-      MPI_Exscan(c.send.data(), c.recv.data(), asInt(n), MPI_DOUBLE, MPI_SUM, comm);
+    libraryAlgorithms(k, "exscan", [sum](Context& c, std::size_t n, MPI_Comm comm) {
+      MPI_Exscan(c.send.data(), c.recv.data(), asInt(n), MPI_DOUBLE, sum, comm);
     });
     COLLC_REDUCING(k, exscan_doubling);
     COLLC_REDUCING(k, exscan_linear);
@@ -397,6 +402,7 @@ struct Case {
   const Algorithm* algorithm;
   std::size_t bytes, count;
   std::vector<double> times;  // microseconds, one per trial
+  bool leftOut = false;       // --leave-out-wrong: wrong in the first warm-up
 };
 
 bool parseSize(const std::string& text, std::size_t& out) {
@@ -422,7 +428,8 @@ std::vector<std::string> split(const std::string& text) {
 
 const char* kUsage =
     "usage: collc-bench [--sizes LIST] [--trials N] [--warmups N] [--seed N] [--kinds LIST]\n"
-    "                   [--no-forced] [--csv FILE] [--svg FILE] [--quiet]\n"
+    "                   [--no-forced | --forced LIST] [--leave-out-wrong] [--csv FILE] [--svg FILE]\n"
+    "                   [--quiet]\n"
     "  --sizes    bytes per rank (per block for allgather, reduce_scatter, alltoall,\n"
     "             gather, scatter), e.g. 8,4K,1M; default 8,64,512,4K,32K,256K,1M,2M,16M\n"
     "  --trials   timed trials per case (default 31), after --warmups untimed calls (3)\n"
@@ -430,6 +437,10 @@ const char* kUsage =
     "  --kinds    allreduce,reduce_scatter,allgather,alltoall,broadcast,reduce,gather,\n"
     "             scatter,inclusive_scan,exclusive_scan,barrier (default all)\n"
     "  --no-forced  only the library's default, not its forced algorithms\n"
+    "  --forced LIST  only these of the library's forced algorithms (its names)\n"
+    "  --leave-out-wrong  a forced library algorithm with a wrong result in the first\n"
+    "             warm-up is left out, named, instead of ending the run (SMPI's do not\n"
+    "             all apply at every P and size)\n"
     "  --csv FILE, --svg FILE  also write every case's statistics, or a log-log plot\n"
     "  --corrupt ALGORITHM  spoil that algorithm's results on the last rank (tests the check)\n";
 
@@ -446,8 +457,9 @@ std::string parseOptions(int argc, char** argv, Options& o) {
     if (a == "--help" || a == "-h") return "help";
     if (a == "--no-forced") { o.forced = false; continue; }
     if (a == "--quiet") { o.quiet = true; continue; }
+    if (a == "--leave-out-wrong") { o.leaveOutWrong = true; continue; }
     if (a != "--sizes" && a != "--trials" && a != "--warmups" && a != "--seed" && a != "--kinds" &&
-        a != "--csv" && a != "--svg" && a != "--corrupt")
+        a != "--csv" && a != "--svg" && a != "--corrupt" && a != "--forced")
       return "unknown option '" + a + "'";
     if (!value(v)) return "option '" + a + "' needs a value";
     if (a == "--sizes") {
@@ -470,6 +482,9 @@ std::string parseOptions(int argc, char** argv, Options& o) {
       if (*end || v.empty()) return "--seed: '" + v + "' is not a number";
     } else if (a == "--kinds") {
       for (const std::string& k : split(v)) o.kinds.insert(k);
+    } else if (a == "--forced") {
+      for (const std::string& name : split(v)) o.forcedOnly.insert(name);
+      if (o.forcedOnly.empty()) return "--forced: no algorithm named";
     } else if (a == "--corrupt") {
       o.corrupt = v;
     } else if (a == "--csv") {
@@ -537,7 +552,7 @@ int main(int argc, char** argv) {
     ctx.P = P;
     ctx.rank = rank;
     ctx.comm = &comm;
-    std::vector<Kind> kinds = makeKinds(ctx, lib, options.forced);
+    std::vector<Kind> kinds = makeKinds(ctx, lib, options.forced, options.forcedOnly);
     for (const std::string& k : options.kinds)
       if (std::none_of(kinds.begin(), kinds.end(), [&](const Kind& kind) { return kind.name == k; })) {
         if (rank == 0) std::fprintf(stderr, "collc-bench: error: --kinds: unknown kind '%s'\n%s", k.c_str(), kUsage);
@@ -578,6 +593,12 @@ int main(int argc, char** argv) {
     std::mt19937_64 rng(options.seed);
     std::vector<Case*> order;
     for (Case& c : cases) order.push_back(&c);
+    // Whether a wrong result of `c` in `trial` leaves it out of the run
+    // (--leave-out-wrong) rather than ending the run.
+    auto mayLeaveOut = [&](const Case& c, int trial) {
+      const Algorithm& a = *c.algorithm;
+      return options.leaveOutWrong && trial == -1 && a.library && a.library->value != 0;
+    };
     // One call of a case: returns this rank's time, after checking the
     // result (a wrong one is reported here, by the rank that saw it).
     auto runOnce = [&](Case& c, int trial, bool& wrong) -> double {
@@ -593,7 +614,7 @@ int main(int argc, char** argv) {
       std::size_t at = 0;
       double got = 0, want = 0;
       wrong = c.kind->wrong(ctx, c.count, at, got, want);
-      if (wrong) {
+      if (wrong && !mayLeaveOut(c, trial)) {
         progress.done();
         std::fprintf(stderr,
                      "collc-bench: error: wrong result: %s %s %s (%s) at %s %zu, rank %d, element %zu: got %.17g, "
@@ -633,8 +654,26 @@ int main(int argc, char** argv) {
       }
       MPI_Allreduce(mineAndWrong.data(), slowestAndWrong.data(), static_cast<int>(mineAndWrong.size()), MPI_DOUBLE,
                     MPI_MAX, MPI_COMM_WORLD);
-      for (std::size_t i = 0; i < order.size(); ++i)
-        if (slowestAndWrong[2 * i + 1] != 0) return false;
+      bool leftOut = false;
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        if (slowestAndWrong[2 * i + 1] == 0) continue;
+        if (!mayLeaveOut(*order[i], trial)) return false;
+        Case& c = *order[i];
+        c.leftOut = leftOut = true;
+        if (rank == 0) {
+          progress.done();
+          std::fprintf(stderr, "collc-bench: left out: %s %s %s (%s): a wrong result in the first warm-up\n",
+                       c.kind->name.c_str(), sourceName(c.algorithm->source), c.algorithm->name.c_str(),
+                       sizeText(c.bytes).c_str());
+        }
+      }
+      if (leftOut) {  // (every rank leaves out the same cases: the flags are reduced)
+        order.erase(std::remove_if(order.begin(), order.end(), [](const Case* c) { return c->leftOut; }),
+                    order.end());
+        mineAndWrong.resize(2 * order.size());
+        slowestAndWrong.resize(2 * order.size());
+        return true;  // (a warm-up: no times kept)
+      }
       if (trial >= 0)
         for (std::size_t i = 0; i < order.size(); ++i) order[i]->times.push_back(slowestAndWrong[2 * i] * 1e6);
       return true;
@@ -652,7 +691,8 @@ int main(int argc, char** argv) {
       // Per (kind, size): each case's summary, ratios of medians to the
       // library's default and to its best algorithm at that size.
       std::map<const Case*, Summary> summary;
-      for (const Case& c : cases) summary[&c] = collc_bench::summarize(c.times);
+      for (const Case& c : cases)
+        if (!c.leftOut) summary[&c] = collc_bench::summarize(c.times);
       struct Group {
         const Kind* kind;
         std::size_t bytes;
@@ -662,6 +702,7 @@ int main(int argc, char** argv) {
       };
       std::vector<Group> groups;
       for (const Case& c : cases) {
+        if (c.leftOut) continue;
         if (groups.empty() || groups.back().kind != c.kind || groups.back().bytes != c.bytes)
           groups.push_back({c.kind, c.bytes, {}, 0, 0, ""});
         Group& g = groups.back();
@@ -736,7 +777,7 @@ int main(int argc, char** argv) {
           for (const Algorithm& a : k.algorithms) {
             collc_bench::SvgSeries series{std::string(sourceName(a.source)) + " " + a.name, a.source == Source::library, {}};
             for (const Case& c : cases)
-              if (c.algorithm == &a) {
+              if (c.algorithm == &a && !c.leftOut) {
                 const Summary& s = summary[&c];
                 series.points.push_back({static_cast<double>(c.bytes), s.median, s.p10, s.p90});
               }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "coll/merge.hpp"
+
 namespace collc_bench::hand {
 namespace {
 
@@ -21,6 +23,7 @@ void sendrecv(const double* out, std::size_t outCount, int to, double* in, std::
 
 // out = a + b (the reduction of one received chunk).
 void add(const double* a, const double* b, double* out, std::size_t n) {
+  coll::chargeSimulatedMerge(n);
   for (std::size_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
 }
 

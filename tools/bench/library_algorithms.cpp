@@ -173,7 +173,7 @@ std::vector<LibraryAlgorithm> LibraryAlgorithms::algorithms(const std::string& c
   MPI_Comm world;
   MPI_Comm_dup(MPI_COMM_WORLD, &world);
   comms_.push_back(world);
-  out.push_back({"default", 0, world, -1});
+  out.push_back({"default", 0, world, -1, ""});
   if (!forced || !forcedUnavailable_.empty()) return out;
   if (openMpi_) {
     const int index = findCvar("coll_tuned_" + collective + "_algorithm");
@@ -195,7 +195,7 @@ std::vector<LibraryAlgorithm> LibraryAlgorithms::algorithms(const std::string& c
       MPI_Comm_dup(MPI_COMM_WORLD, &comm);
       writeInt(index, 0);
       comms_.push_back(comm);
-      out.push_back({name, value, comm, -1});
+      out.push_back({name, value, comm, -1, ""});
     }
     return out;
   }
@@ -203,7 +203,7 @@ std::vector<LibraryAlgorithm> LibraryAlgorithms::algorithms(const std::string& c
     const int index = findCvar("MPIR_CVAR_" + upper(collective) + "_INTRA_ALGORITHM");
     if (index < 0) return out;
     const std::vector<std::string> names = mpichValueNames(cvarInfo(index).description);
-    for (std::size_t v = 1; v < names.size(); ++v) out.push_back({names[v], static_cast<int>(v), world, index});
+    for (std::size_t v = 1; v < names.size(); ++v) out.push_back({names[v], static_cast<int>(v), world, index, ""});
   }
   return out;
 }

@@ -11,6 +11,9 @@
 //   MPICH: MPIR_CVAR_<COLL>_INTRA_ALGORITHM, an int whose values are the
 //     algorithms its description lists, in order (0: auto); read on every
 //     call, so it is written before the timed call and reset after it.
+//   SimGrid's SMPI (library_algorithms_smpi.cpp): no MPI_T; the algorithm
+//     of a collective is set by name before the timed call and put back to
+//     the launch's (smpi/coll-selector or smpi/<coll>) after it.
 
 #include <mpi.h>
 
@@ -24,6 +27,7 @@ struct LibraryAlgorithm {
   int value = 0;     // the control variable's value (0: the default)
   MPI_Comm comm = MPI_COMM_NULL;
   int cvar = -1;  // MPICH: the variable to write before each call
+  std::string setting;  // SMPI: the collective it is set for, e.g. "allreduce"
 };
 
 class LibraryAlgorithms {
@@ -42,6 +46,10 @@ class LibraryAlgorithms {
   const std::string& forcedUnavailable() const { return forcedUnavailable_; }
   // The value of Open MPI's `op` component selection ("^avx"), or empty.
   std::string opComponents() const;
+  // The sum of doubles the library's reductions are called with: MPI_SUM,
+  // or under SMPI an operator that also charges each merged element as
+  // collc's merges are charged (coll::chargeSimulatedMerge).
+  MPI_Op sum() const { return sum_; }
 
   // The default (on MPI_COMM_WORLD's duplicate) and, with `forced`, each
   // forced algorithm of `collective`, spelled as MPI names it without
@@ -59,6 +67,7 @@ class LibraryAlgorithms {
   std::string forcedUnavailable_;
   bool openMpi_ = false, mpich_ = false;
   std::vector<MPI_Comm> comms_;  // freed at the end
+  MPI_Op sum_ = MPI_SUM;
 };
 
 }  // namespace collc_bench

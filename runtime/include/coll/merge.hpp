@@ -8,11 +8,23 @@
 
 namespace coll {
 
+// A merge of `elements` elements charged as simulated time: under SimGrid's
+// SMPI (COLLC_SMPI, runtime/lib/SimulatedCost.cpp) the computation between
+// MPI calls is not timed, and every merge -- collc's here, the hand-written
+// baselines' and, through collc-bench's operator, SMPI's own collectives'
+// -- pays the same per element (docs/scale.md). Elsewhere nothing.
+#if COLLC_SMPI
+void chargeSimulatedMerge(std::size_t elements);
+#else
+inline void chargeSimulatedMerge(std::size_t) {}
+#endif
+
 // Merges `in`, which came from rank `from`, into acc on rank `rank`. The
 // buffers never overlap (in is a staging buffer), which __restrict tells
 // the compiler so that the loops vectorise without a runtime alias check.
 template <class T, class Op>
 void mergeFrom(int from, int rank, const T* __restrict in, T* __restrict acc, std::size_t n, Op op) {
+  chargeSimulatedMerge(n);
   if (from < rank)
     for (std::size_t i = 0; i < n; ++i) acc[i] = op(in[i], acc[i]);
   else
@@ -25,6 +37,7 @@ void mergeFrom(int from, int rank, const T* __restrict in, T* __restrict acc, st
 template <class T, class Op>
 void mergeInto(int from, int rank, const T* __restrict in, const T* __restrict mine, T* __restrict out,
                std::size_t n, Op op) {
+  chargeSimulatedMerge(n);
   if (from < rank)
     for (std::size_t i = 0; i < n; ++i) out[i] = op(in[i], mine[i]);
   else

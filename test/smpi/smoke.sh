@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# collc-bench under SMPI on examples/platforms/fat_tree.xml: P = 64,
+# 8 B and 64 KiB, one trial after a warm-up, every result checked (a wrong
+# one fails the run). Asserts every kind has the library's default and
+# collc's schedules, and two times the simulation fixes exactly (it is
+# deterministic): the library's allreduce at 8 B (Open MPI's recursive
+# doubling at P = 64) and collc's doubling, the same algorithm. Then the
+# library's forced algorithms, one wrong at that size.
+#   smoke.sh SOURCE_DIR BENCH WORKDIR
+set -euo pipefail
+src=$1 bench=$2 work=$3
+mkdir -p "$work"
+cd "$work"
+rm -f smoke.csv
+COLLC_SMPI_BENCH=$bench "$src/tools/simulate.sh" "$src/examples/platforms/fat_tree.xml" 64 \
+  --sizes 8,64K --trials 1 --warmups 1 --no-forced --quiet --csv smoke.csv > smoke.out 2>&1 ||
+  { cat smoke.out; echo "smpi smoke: the run failed"; exit 1; }
+for kind in allreduce reduce_scatter allgather alltoall broadcast reduce gather scatter inclusive_scan exclusive_scan barrier; do
+  for bytes in 8 65536; do
+    [ $kind = barrier ] && bytes=0
+    grep -q "^\"SMPI 3\.[0-9]* (ompi selector)\",64,$kind,$bytes,mpi,default,1," smoke.csv ||
+      { echo "smpi smoke: no library default for $kind $bytes"; exit 1; }
+    grep -q "^\"[^\"]*\",64,$kind,$bytes,collc,[a-z_0-9]*,1," smoke.csv ||
+      { echo "smpi smoke: no collc schedule for $kind $bytes"; exit 1; }
+  done
+done
+time_of() { awk -F, -v s="$1" -v a="$2" '$3 == "allreduce" && $4 == 8 && $5 == s && $6 == a { print $8 }' smoke.csv; }
+library=$(time_of mpi default) doubling=$(time_of collc allreduce_doubling)
+[ "$library" = "$doubling" ] ||
+  { echo "smpi smoke: allreduce 8 B: the library $library us, collc's doubling $doubling us"; exit 1; }
+cases=$(($(wc -l < smoke.csv) - 1))
+# SMPI's forced algorithms: smp_rsag is wrong where a rank's block would
+# be empty (8 B on 64 ranks). It ends a run, named by the ranks that see
+# it, or with --leave-out-wrong is left out, named once; rdb (Open MPI's
+# pick here) is measured beside the default, exactly as long.
+bench() {
+  COLLC_SMPI_BENCH=$bench "$src/tools/simulate.sh" "$src/examples/platforms/fat_tree.xml" 64 \
+    --kinds allreduce --sizes 8 --trials 1 --warmups 1 --forced rdb,smp_rsag --quiet "$@"
+}
+code=0
+bench --csv wrong.csv > wrong.out 2>&1 || code=$?
+[ "$code" = 3 ] || { cat wrong.out; echo "smpi smoke: smp_rsag's wrong result did not end the run (exit $code)"; exit 1; }
+grep -q "collc-bench: error: wrong result: allreduce mpi smp_rsag (8 B) at warm-up 1, rank 0," wrong.out ||
+  { cat wrong.out; echo "smpi smoke: smp_rsag's wrong result is not named"; exit 1; }
+rm -f left.csv
+bench --leave-out-wrong --csv left.csv > left.out 2>&1 || { cat left.out; echo "smpi smoke: --leave-out-wrong failed"; exit 1; }
+[ "$(grep -c "left out" left.out)" = 1 ] &&
+  grep -q "^collc-bench: left out: allreduce mpi smp_rsag (8 B): a wrong result in the first warm-up$" left.out ||
+  { cat left.out; echo "smpi smoke: smp_rsag is not left out once, named"; exit 1; }
+! grep -q ",smp_rsag," left.csv || { echo "smpi smoke: a left-out algorithm is in the CSV"; exit 1; }
+rdb=$(awk -F, '$5 == "mpi" && $6 == "rdb" { print $8 }' left.csv)
+default=$(awk -F, '$5 == "mpi" && $6 == "default" { print $8 }' left.csv)
+[ -n "$rdb" ] && [ "$rdb" = "$default" ] ||
+  { echo "smpi smoke: forced rdb $rdb us, the default $default us"; exit 1; }
+echo "smpi smoke: $cases cases at P = 64, all checked"
