@@ -5,8 +5,11 @@
 # of its algorithms), computation not charged to either side.
 #   tools/simulate.sh PLATFORM P [COLLC-BENCH OPTIONS...]
 # Environment: COLLC_SMPI_SELECTOR (ompi, the default, or mpich, mvapich2,
-# impi), COLLC_SMPI_BENCH (default build-smpi/bin/collc-bench; built by
-# tools/build-smpi.sh), COLLC_SMPI_CFG (more --cfg=... for smpirun).
+# impi), COLLC_SMPI_PLACEMENT (first: rank i on the i-th host, the
+# default; spread: rank i on host floor(i * H / P) of the H, as a job
+# spread over the whole machine), COLLC_SMPI_BENCH (default
+# build-smpi/bin/collc-bench; built by tools/build-smpi.sh),
+# COLLC_SMPI_CFG (more --cfg=... for smpirun).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 usage="usage: tools/simulate.sh PLATFORM P [COLLC-BENCH OPTIONS...]"
@@ -24,7 +27,7 @@ trap 'rm -f "$hosts"' EXIT
 # its radical ("0-63" or "0-3,8-11") + suffix, each once per core (the
 # ranks of a node consecutive).
 python3 - "$platform" "$ranks" > "$hosts" <<'PY'
-import sys, xml.etree.ElementTree as ET
+import os, sys, xml.etree.ElementTree as ET
 platform, ranks = sys.argv[1], int(sys.argv[2])
 hosts = []
 for c in ET.parse(platform).getroot().iter("cluster"):
@@ -34,6 +37,11 @@ for c in ET.parse(platform).getroot().iter("cluster"):
             hosts += [c.get("prefix", "") + str(i) + c.get("suffix", "")] * int(c.get("core", "1"))
 if ranks > len(hosts):
     print(f"tools/simulate.sh: P = {ranks} but {platform} has {len(hosts)} host cores", file=sys.stderr)
+    sys.exit(2)
+if os.environ.get("COLLC_SMPI_PLACEMENT", "first") == "spread":
+    hosts = [hosts[i * len(hosts) // ranks] for i in range(ranks)]
+elif os.environ.get("COLLC_SMPI_PLACEMENT", "first") != "first":
+    print("tools/simulate.sh: COLLC_SMPI_PLACEMENT must be first or spread", file=sys.stderr)
     sys.exit(2)
 print("\n".join(hosts[:ranks]))
 PY
