@@ -11,9 +11,10 @@
 //   MPICH: MPIR_CVAR_<COLL>_INTRA_ALGORITHM, an int whose values are the
 //     algorithms its description lists, in order (0: auto); read on every
 //     call, so it is written before the timed call and reset after it.
-//   SimGrid's SMPI (library_algorithms_smpi.cpp): no MPI_T; the algorithm
-//     of a collective is set by name before the timed call and put back to
-//     the launch's (smpi/coll-selector or smpi/<coll>) after it.
+//   SimGrid's SMPI (library_algorithms_smpi.cpp): no MPI_T; every case sets
+//     its collective's algorithm by name before the timed call (the
+//     default: the launch's, smpi/coll-selector or smpi/<coll>) and none
+//     is put back after it, as the setting is shared by all simulated ranks.
 
 #include <mpi.h>
 

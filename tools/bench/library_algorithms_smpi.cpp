@@ -114,13 +114,10 @@ std::vector<LibraryAlgorithm> LibraryAlgorithms::algorithms(const std::string& c
   MPI_Comm world;
   MPI_Comm_dup(MPI_COMM_WORLD, &world);
   comms_.push_back(world);
-  auto setting = settings().find(collective);
-  if (setting == settings().end()) {
-    out.push_back({"default", 0, world, -1, ""});
-    return out;
-  }
-  out.push_back({"default", 0, world, -1, collective});
-  if (!forced) return out;
+  const auto setting = settings().find(collective);
+  const bool settable = setting != settings().end();  // (not scan, exscan)
+  out.push_back({"default", 0, world, -1, settable ? collective : ""});
+  if (!forced || !settable) return out;
   const std::vector<simgrid::smpi::s_mpi_coll_description_t>* descriptions =
       colls::get_smpi_coll_descriptions(setting->second.first);
   if (!descriptions) return out;
