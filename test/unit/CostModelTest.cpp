@@ -117,7 +117,7 @@ TEST_CASE("machine models parse with line and column errors") {
   CHECK(m->beta == doctest::Approx(1.717533e-5).epsilon(1e-5));
   CHECK_FALSE(MachineModel::parse("alpha = 1\nalhpa = 2\nbeta = 1\n", error));
   CHECK(error == "2:1: unknown key 'alhpa'; expected name, alpha, beta, "
-                 "bandwidth, gamma, topology, topology_file, hop_latency, delta or ports");
+                 "bandwidth, gamma, overhead, topology, topology_file, hop_latency, delta or ports");
   CHECK_FALSE(MachineModel::parse("beta = fast\n", error));
   CHECK(error == "1:8: expected a non-negative number for 'beta', got 'fast'");
   CHECK_FALSE(MachineModel::parse("alpha = 1\n", error));
@@ -306,4 +306,49 @@ TEST_CASE("segments: a chain pipelines, a ring only pays more startups") {
             doctest::Approx((2 * (p - 1) + s - 1) * a +
                             2 * (p - 1) / p * b * M + (p - 1) / p * g * M));
     }
+}
+
+TEST_CASE("overhead: each step pays its busiest sender's and receiver's "
+          "messages") {
+  MachineModel withO = kModel;
+  withO.overhead = 0.25;
+  const double o = withO.overhead, M = 6000;
+  auto both = [&](const std::string &source, int64_t P) {
+    mlir::MLIRContext context;
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    ProgramOp program = expand(context, module, source, P);
+    return std::make_pair(predictedTime(program, kModel, M),
+                          predictedTime(program, withO, M));
+  };
+  for (int64_t P = 2; P <= 9; ++P)
+    for (int S : {1, 3, 8}) {
+      CAPTURE(P);
+      CAPTURE(S);
+      double p = static_cast<double>(P);
+      // The segmented ring: every rank sends and receives each of the
+      // 2 (P - 1) steps' S segments, several in one super-step.
+      auto [ring, ringO] = both(
+          allreduce("group cyclic(P); schedule linear; segments = " +
+                    std::to_string(S) + ";"),
+          P);
+      CHECK(ringO == doctest::Approx(ring + 2 * 2 * (p - 1) * S * o));
+    }
+  // The flat broadcast: P - 1 steps of one message each.
+  auto [flat, flatO] = both(
+      "collective c : broadcast<any> { ranks P; root = 0; tree flat; }", 7);
+  CHECK(flatO == doctest::Approx(flat + 6 * 2 * o));
+  // Overlapped steps (two ports) still pay their messages' CPU time.
+  MachineModel two = withO;
+  two.ports = 2;
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> m;
+  ProgramOp retri = expand(
+      context, m,
+      "collective c : alltoall<any> { ranks P; digits balanced_ternary; }", 27);
+  const double a = two.alpha, b = two.beta;
+  CHECK(predictedTime(retri, two, 100) ==
+        doctest::Approx(3 * (a + 900 * b) + 6 * 2 * o));
+  // The model says so.
+  CHECK(withO.describe() == "alpha = 1.5 us, beta = 0.01 us/B (0.100 GB/s), "
+                            "gamma = 0.003 us/B, overhead = 0.25 us per message");
 }

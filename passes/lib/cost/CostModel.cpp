@@ -71,6 +71,8 @@ std::optional<MachineModel> MachineModel::parse(llvm::StringRef text,
       haveBeta = true;
     } else if (key == "gamma") {
       model.gamma = number;
+    } else if (key == "overhead") {
+      model.overhead = number;
     } else if (key == "hop_latency") {
       model.hopLatency = number;
     } else if (key == "delta") {
@@ -84,8 +86,8 @@ std::optional<MachineModel> MachineModel::parse(llvm::StringRef text,
       model.ports = static_cast<int>(number);
     } else {
       error = at(keyPart) + "unknown key '" + key.str() +
-              "'; expected name, alpha, beta, bandwidth, gamma, topology, "
-              "topology_file, hop_latency, delta or ports";
+              "'; expected name, alpha, beta, bandwidth, gamma, overhead, "
+              "topology, topology_file, hop_latency, delta or ports";
       return std::nullopt;
     }
   }
@@ -149,6 +151,8 @@ std::string MachineModel::describe() const {
   if (beta > 0)
     os << " (" << llvm::format("%.3f", 1e-3 / beta) << " GB/s)";
   os << ", gamma = " << llvm::format("%g", gamma) << " us/B";
+  if (overhead > 0)
+    os << ", overhead = " << llvm::format("%g", overhead) << " us per message";
   if (!topologyFile.empty())
     os << ", topology " << topologyFile;
   else if (isOpticalSwitch())
@@ -204,6 +208,7 @@ coll::detail::priceSteps(llvm::ArrayRef<Traffic> steps,
   double groupTransfer = 0;
   for (const Traffic &traffic : steps) {
     std::map<int64_t, double> sent, received, merged, linkLoad;
+    std::map<int64_t, int> sends, receives; // messages per rank
     std::set<std::pair<int64_t, int64_t>> reads, writes;
     StepCost cost;
     double longestPath = 0;
@@ -223,6 +228,8 @@ coll::detail::priceSteps(llvm::ArrayRef<Traffic> steps,
       cost.communicates = true;
       sent[t.src] += t.size;
       received[t.dst] += t.size;
+      ++sends[t.src];
+      ++receives[t.dst];
       if (!topology) {
         cost.hops = 1;
         continue;
@@ -254,7 +261,15 @@ coll::detail::priceSteps(llvm::ArrayRef<Traffic> steps,
     }
     double moving = unreachable ? std::numeric_limits<double>::infinity()
                                 : longestPath + transfer;
-    cost.time = (cost.communicates ? model.alpha : 0) + moving +
+    // The per-message CPU time: the busiest sender's messages leave one
+    // after another, the busiest receiver's are taken in one after another.
+    int mostSends = 0, mostReceives = 0;
+    for (auto [rank, n] : sends)
+      mostSends = std::max(mostSends, n);
+    for (auto [rank, n] : receives)
+      mostReceives = std::max(mostReceives, n);
+    double perMessage = model.overhead * (mostSends + mostReceives);
+    cost.time = (cost.communicates ? model.alpha : 0) + perMessage + moving +
                 model.gamma * cost.mergedBytes;
     // Several ports: a communication step that reads nothing the open group
     // writes, and writes nothing it writes, runs beside it (all its sends
@@ -272,7 +287,7 @@ coll::detail::priceSteps(llvm::ArrayRef<Traffic> steps,
                  disjoint(writes, groupWrites);
     if (joins) {
       cost.overlapped = true;
-      cost.time = std::max(0.0, moving - groupTransfer) +
+      cost.time = std::max(0.0, moving - groupTransfer) + perMessage +
                   model.gamma * cost.mergedBytes;
       groupTransfer = std::max(groupTransfer, moving);
       ++groupSize;

@@ -30,6 +30,10 @@ struct MachineModel {
   double alpha = 0; // microseconds per message
   double beta = 0;  // microseconds per byte
   double gamma = 0; // microseconds per merged byte
+  /// Microseconds of a rank's CPU per message it sends or receives
+  /// (LogGP's o): a step adds it once per message of the rank that sends
+  /// the most and once per message of the rank that receives the most.
+  double overhead = 0;
   /// A built-in topology (full, ring, torus(a, b), fat_tree(k),
   /// hierarchy(n, GB/s)) or a topology file; empty: the uniform machine.
   std::string topology, topologyFile;
