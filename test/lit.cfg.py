@@ -16,3 +16,4 @@ config.environment["PATH"] = os.pathsep.join(
     [config.collc_tools_dir, config.llvm_tools_dir, os.environ["PATH"]])
 config.substitutions.append(("%collc_bin", os.path.join(config.collc_tools_dir, "collc")))
 config.substitutions.append(("%examples", os.path.join(config.collc_src_root, "examples")))
+config.substitutions.append(("%tools", os.path.join(config.collc_src_root, "tools")))

@@ -52,4 +52,14 @@ grep -q "collc-bench: error: wrong result: allreduce collc allreduce_ring (64 B)
 if "$@" -np 1 "$bench" --sizes 7 > badsize.out 2>&1; then echo "smoke: --sizes 7 accepted"; exit 1; fi
 grep -q "collc-bench: error: --sizes: '7' is not a size of whole doubles (8 B or more, a multiple of 8)" badsize.out ||
   { echo "smoke: bad --sizes not named:"; cat badsize.out; exit 1; }
+# --schedules: only the named collc and hand-written ones beside the
+# library's default; an unknown name is an error.
+rm -f only.csv
+"$@" -np 2 "$bench" --sizes 8 --trials 1 --warmups 0 --quiet --kinds allreduce --no-forced \
+  --schedules allreduce_ring,ring --csv only.csv > only.out
+ran=$(awk -F, 'NR > 1 { printf "%s/%s ", $5, $6 }' only.csv)
+[ "$ran" = "mpi/default hand/ring collc/allreduce_ring " ] || { echo "smoke: --schedules ran '$ran'"; exit 1; }
+if "$@" -np 1 "$bench" --schedules allreduce_ring,bogus > bogus.out 2>&1; then echo "smoke: --schedules bogus accepted"; exit 1; fi
+grep -q "^collc-bench: error: --schedules: unknown schedule 'bogus'$" bogus.out ||
+  { echo "smoke: unknown --schedules not named:"; cat bogus.out; exit 1; }
 echo "smoke: $rows cases, all checked"

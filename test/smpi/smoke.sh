@@ -5,10 +5,11 @@
 # collc's schedules, and two times the simulation fixes exactly (it is
 # deterministic): the library's allreduce at 8 B (Open MPI's recursive
 # doubling at P = 64) and collc's doubling, the same algorithm. Then the
-# library's forced algorithms, one wrong at that size.
-#   smoke.sh SOURCE_DIR BENCH WORKDIR
+# library's forced algorithms, one wrong at that size. Last, collc's cost
+# model of the platform (tools/platform-model.py) against the run.
+#   smoke.sh SOURCE_DIR BENCH WORKDIR COLLC
 set -euo pipefail
-src=$1 bench=$2 work=$3
+src=$1 bench=$2 work=$3 collc=$4
 mkdir -p "$work"
 cd "$work"
 rm -f smoke.csv
@@ -52,4 +53,19 @@ rdb=$(awk -F, '$5 == "mpi" && $6 == "rdb" { print $8 }' left.csv)
 default=$(awk -F, '$5 == "mpi" && $6 == "default" { print $8 }' left.csv)
 [ -n "$rdb" ] && [ "$rdb" = "$default" ] ||
   { echo "smpi smoke: forced rdb $rdb us, the default $default us"; exit 1; }
+# The model of fat_tree.xml prices each schedule within 5 % of its
+# simulated time here (doubling at 8 B: 6 x (0.6 + 0.5) us, 6.61 against
+# 6.63) and picks the simulated winner, except the small broadcast: its
+# steps end when their sends leave (the 4-ary tree's root sends 3 back to
+# back), which a step-by-step alpha-beta sum does not see.
+python3 "$src/tools/platform-model.py" "$src/examples/platforms/fat_tree.xml" 64 -o fat_tree.model
+python3 "$src/tools/model-vs-sim.py" smoke.csv --model fat_tree.model --collc "$collc" \
+  --schedules "$src/tools/bench/schedules.coll" > model.out
+python3 "$src/tools/model-vs-sim.py" smoke.csv --model fat_tree.model --collc "$collc" \
+  --schedules "$src/tools/bench/schedules.coll" --brief > brief.out
+grep -q "^  allreduce_doubling                 6.61       6.63      1.00 <- pick <- winner$" model.out ||
+  { cat model.out; echo "smpi smoke: the model's 8 B allreduce"; exit 1; }
+grep -q "^| broadcast | 8 B | broadcast_binomial | broadcast_arity4 | 1.29 | 1.00 |$" brief.out &&
+  grep -q "^model's pick is the simulated winner (or ties it) in 20 of 21 cells; worst pick 1.29x the winner$" brief.out ||
+  { cat brief.out; echo "smpi smoke: the model's picks"; exit 1; }
 echo "smpi smoke: $cases cases at P = 64, all checked"

@@ -76,6 +76,7 @@ struct Options {
   std::string corrupt;  // --corrupt ALGORITHM: spoil its results (tests the check)
   bool leaveOutWrong = false;  // --leave-out-wrong: see kUsage
   std::set<std::string> forcedOnly;  // --forced LIST; empty: every forced algorithm
+  std::set<std::string> schedules;   // --schedules LIST; empty: every collc and hand one
 };
 
 // The buffers every case shares (sized for the largest case) and the
@@ -108,6 +109,7 @@ struct Kind {
   // and the expected value; false when all are right.
   std::function<bool(const Context&, std::size_t count, std::size_t& at, double& got, double& want)> wrong;
   std::vector<Algorithm> algorithms;
+  std::set<std::string> ownNames;  // its collc and hand-written ones, at any P
 };
 
 // Rank r's element i of a reduction's input, and an element that names its
@@ -166,9 +168,11 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced,
     }
   };
   auto collc = [&](Kind& kind, const char* name, bool accepts, std::function<void(Context&, std::size_t)> run) {
+    kind.ownNames.insert(name);
     if (accepts) kind.algorithms.push_back({name, Source::collc, std::move(run), nullptr});
   };
   auto hand = [&](Kind& kind, const char* name, bool accepts, std::function<void(Context&, std::size_t)> run) {
+    kind.ownNames.insert(name);
     if (accepts) kind.algorithms.push_back({name, Source::hand, std::move(run), nullptr});
   };
   auto fill = [](double* data, std::size_t n, auto value) {
@@ -297,6 +301,8 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced,
     COLLC_BROADCAST(k, broadcast_binomial);
     COLLC_BROADCAST(k, broadcast_chain_seg8);
     COLLC_BROADCAST(k, broadcast_flat);
+    COLLC_BROADCAST(k, broadcast_arity4);
+    COLLC_BROADCAST(k, broadcast_arity8);
     kinds.push_back(std::move(k));
   }
   {  // reduce to root 0
@@ -314,6 +320,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced,
     COLLC_REDUCING(k, reduce_binomial_seg4);
     COLLC_REDUCING(k, reduce_binomial_seg64);
     COLLC_REDUCING(k, reduce_flat);
+    COLLC_REDUCING(k, reduce_arity4);
     kinds.push_back(std::move(k));
   }
   {  // gather to root 0: count elements per rank
@@ -429,7 +436,7 @@ std::vector<std::string> split(const std::string& text) {
 const char* kUsage =
     "usage: collc-bench [--sizes LIST] [--trials N] [--warmups N] [--seed N] [--kinds LIST]\n"
     "                   [--no-forced | --forced LIST] [--leave-out-wrong] [--csv FILE] [--svg FILE]\n"
-    "                   [--quiet]\n"
+    "                   [--schedules LIST] [--quiet]\n"
     "  --sizes    bytes per rank (per block for allgather, reduce_scatter, alltoall,\n"
     "             gather, scatter), e.g. 8,4K,1M; default 8,64,512,4K,32K,256K,1M,2M,16M\n"
     "  --trials   timed trials per case (default 31), after --warmups untimed calls (3)\n"
@@ -438,6 +445,8 @@ const char* kUsage =
     "             scatter,inclusive_scan,exclusive_scan,barrier (default all)\n"
     "  --no-forced  only the library's default, not its forced algorithms\n"
     "  --forced LIST  only these of the library's forced algorithms (its names)\n"
+    "  --schedules LIST  only these of collc's schedules and the hand-written baselines\n"
+    "             (e.g. allreduce_halving,ring; the library's default always runs)\n"
     "  --leave-out-wrong  a forced library algorithm with a wrong result in the first\n"
     "             warm-up is left out, named, instead of ending the run (SMPI's do not\n"
     "             all apply at every P and size)\n"
@@ -459,7 +468,8 @@ std::string parseOptions(int argc, char** argv, Options& o) {
     if (a == "--quiet") { o.quiet = true; continue; }
     if (a == "--leave-out-wrong") { o.leaveOutWrong = true; continue; }
     if (a != "--sizes" && a != "--trials" && a != "--warmups" && a != "--seed" && a != "--kinds" &&
-        a != "--csv" && a != "--svg" && a != "--corrupt" && a != "--forced")
+        a != "--csv" && a != "--svg" && a != "--corrupt" && a != "--forced" &&
+        a != "--schedules")
       return "unknown option '" + a + "'";
     if (!value(v)) return "option '" + a + "' needs a value";
     if (a == "--sizes") {
@@ -485,6 +495,9 @@ std::string parseOptions(int argc, char** argv, Options& o) {
     } else if (a == "--forced") {
       for (const std::string& name : split(v)) o.forcedOnly.insert(name);
       if (o.forcedOnly.empty()) return "--forced: no algorithm named";
+    } else if (a == "--schedules") {
+      for (const std::string& name : split(v)) o.schedules.insert(name);
+      if (o.schedules.empty()) return "--schedules: no schedule named";
     } else if (a == "--corrupt") {
       o.corrupt = v;
     } else if (a == "--csv") {
@@ -559,6 +572,22 @@ int main(int argc, char** argv) {
         MPI_Finalize();
         return 2;
       }
+    // --schedules: every name must be a collc schedule or hand-written
+    // baseline of some kind (one that does not accept this P runs nowhere).
+    for (const std::string& name : options.schedules)
+      if (std::none_of(kinds.begin(), kinds.end(), [&](const Kind& kind) { return kind.ownNames.count(name); })) {
+        if (rank == 0)
+          std::fprintf(stderr, "collc-bench: error: --schedules: unknown schedule '%s'\n%s", name.c_str(), kUsage);
+        MPI_Finalize();
+        return 2;
+      }
+    if (!options.schedules.empty())
+      for (Kind& k : kinds)
+        k.algorithms.erase(std::remove_if(k.algorithms.begin(), k.algorithms.end(),
+                                          [&](const Algorithm& a) {
+                                            return a.source != Source::library && !options.schedules.count(a.name);
+                                          }),
+                           k.algorithms.end());
     std::vector<Case> cases;
     std::size_t sendElements = 1, recvElements = 1;
     for (const Kind& k : kinds) {
