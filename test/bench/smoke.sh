@@ -59,6 +59,10 @@ rm -f only.csv
   --schedules allreduce_ring,ring --csv only.csv > only.out
 ran=$(awk -F, 'NR > 1 { printf "%s/%s ", $5, $6 }' only.csv)
 [ "$ran" = "mpi/default hand/ring collc/allreduce_ring " ] || { echo "smoke: --schedules ran '$ran'"; exit 1; }
+# The hand-written halving-doubling with fewer elements than ranks (3 on
+# 8: the first half holds all three), its result checked.
+"$@" -np 8 "$bench" --sizes 24 --trials 1 --warmups 0 --quiet --kinds allreduce --no-forced \
+  --schedules halving-doubling > few.out 2>&1 || { cat few.out; echo "smoke: 3 elements on 8 ranks failed"; exit 1; }
 if "$@" -np 1 "$bench" --schedules allreduce_ring,bogus > bogus.out 2>&1; then echo "smoke: --schedules bogus accepted"; exit 1; fi
 grep -q "^collc-bench: error: --schedules: unknown schedule 'bogus'$" bogus.out ||
   { echo "smoke: unknown --schedules not named:"; cat bogus.out; exit 1; }

@@ -1,6 +1,7 @@
 #include "handwritten.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "coll/merge.hpp"
@@ -70,7 +71,9 @@ void halvingDoublingAllreduce(const double* send, double* recv, std::size_t coun
                               std::vector<double>& scratch) {
   int P = 1, r = 0;
   if (alone(comm, P, r, send, recv, count)) return;
-  grow(scratch, count / 2 + 1);
+  // The first step receives the larger half: chunks [0, P/2) when count
+  // is below P (the first count % P chunks hold one element more).
+  grow(scratch, chunkOffset(count, P, P / 2));
   auto at = [&](int c) { return chunkOffset(count, P, c); };
   // Recursive halving: this rank's chunk range [lo, hi) halves each step,
   // keeping the half its own chunk r is in.
@@ -82,6 +85,11 @@ void halvingDoublingAllreduce(const double* send, double* recv, std::size_t coun
     const int keepLo = keepLow ? lo : mid, keepHi = keepLow ? mid : hi;
     const int giveLo = keepLow ? mid : lo, giveHi = keepLow ? hi : mid;
     const double* base = first ? send : recv;
+    if (at(keepHi) - at(keepLo) > scratch.size()) {  // a sizing slip is not a slow run
+      std::fprintf(stderr, "halving-doubling: %zu elements into a scratch of %zu\n", at(keepHi) - at(keepLo),
+                   scratch.size());
+      MPI_Abort(comm, 4);
+    }
     sendrecv(base + at(giveLo), at(giveHi) - at(giveLo), partner, scratch.data(),
              at(keepHi) - at(keepLo), partner, comm);
     add(base + at(keepLo), scratch.data(), recv + at(keepLo), at(keepHi) - at(keepLo));
