@@ -74,7 +74,7 @@ def main():
     right = total = 0
     losses = []
     if a.brief:
-        print(f"| kind | size | model's pick | simulated winner | pick / winner | library / winner |")
+        print("| kind | size | model's pick | simulated winner | pick / winner | library / winner |")
         print("|---|---|---|---|---|---|")
     for (kind, b), sims in sorted(cells.items(), key=lambda kv: (kv[0][0], kv[0][1])):
         size = b if b > 0 else sizes[0]
@@ -89,8 +89,8 @@ def main():
         losses.append(loss)
         lib = library.get((kind, b))
         if a.brief:
-            print(f"| {kind} | {size_text(b) if b else '-'} | {pick} | {winner} | {loss:.2f} | "
-                  f"{lib / sims[winner]:.2f} |" if lib else "| - |")
+            versus = f"{lib / sims[winner]:.2f}" if lib else "-"
+            print(f"| {kind} | {size_text(b) if b else '-'} | {pick} | {winner} | {loss:.2f} | {versus} |")
             continue
         print(f"{kind}, {size_text(b) if b else '-'} (P = {ranks})")
         print(f"  {'schedule':28} {'predicted':>10} {'simulated':>10} {'pred/sim':>9}")

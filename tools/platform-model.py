@@ -65,11 +65,17 @@ def first_factor(text, what):
         fail(f"cannot read {what} '{text}'")
 
 
+MOST_HOSTS = 65536  # a platform's hosts (or host cores) this reads
+
+
 def radical(text):
     numbers = []
     for part in text.split(","):
         lo, _, hi = part.partition("-")
-        numbers += range(int(lo), int(hi or lo) + 1)
+        first, last = int(lo), int(hi or lo)
+        if len(numbers) + max(0, last - first + 1) > MOST_HOSTS:
+            fail(f"radical '{text}' names more than {MOST_HOSTS} hosts")
+        numbers += range(first, last + 1)
     return numbers
 
 
@@ -160,7 +166,7 @@ def build(cluster, hosts_used, graph):
     return lat, bw
 
 
-def main():
+def model():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("platform")
     parser.add_argument("ranks", type=int)
@@ -184,8 +190,13 @@ def main():
     # The host slots in tools/simulate.sh's order: (cluster, host, core).
     slots = []
     for c in clusters:
+        cores = int(c.get("core", "1"))
+        if not 1 <= cores <= MOST_HOSTS:
+            fail(f"cluster '{c.get('id')}': core = {c.get('core')} is not 1..{MOST_HOSTS}")
         for i in range(len(radical(c.get("radical")))):
-            slots += [(c, i, k) for k in range(int(c.get("core", "1")))]
+            slots += [(c, i, k) for k in range(cores)]
+            if len(slots) > MOST_HOSTS:
+                fail(f"{a.platform} has more than {MOST_HOSTS} host cores")
     if not 1 <= a.ranks <= len(slots):
         fail(f"P = {a.ranks} but {a.platform} has {len(slots)} host cores")
     if a.placement == "spread":
@@ -237,6 +248,14 @@ def main():
         m.write(f"topology_file = {os.path.basename(topology)}\n")
     os.replace(topology + ".tmp", topology)
     os.replace(a.output + ".tmp", a.output)
+
+
+def main():
+    try:
+        model()
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError, ZeroDivisionError) as e:
+        # A platform attribute missing or not a number where one is needed.
+        fail(f"cannot read the platform: {type(e).__name__}: {e}")
 
 
 if __name__ == "__main__":
