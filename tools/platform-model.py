@@ -89,8 +89,8 @@ class Graph:
             self.names.append(name)
         return self.index[name]
 
-    def link(self, a, b, latency_s, bandwidth_Bps):
-        self.links.append((self.node(a), self.node(b), latency_s * 1e6, bandwidth_Bps / 1e9))
+    def link(self, a, b, latency_s, bandwidth_Bps, duplex=True):
+        self.links.append((self.node(a), self.node(b), latency_s * 1e6, bandwidth_Bps / 1e9, duplex))
 
 
 def build(cluster, hosts_used, graph):
@@ -132,6 +132,14 @@ def build(cluster, hosts_used, graph):
             total *= d
         if total != len(numbers):
             fail(f"TORUS '{params}' has {total} hosts, the radical {len(numbers)}")
+        # SimGrid routes dimension by dimension, the first (the fastest
+        # varying in a host's number) first. The model routes by fewest
+        # hops, the first path a breadth-first search finds; with every
+        # host's links listed one way, in dimension order, that path is
+        # the dimension-order one (it moves in the earlier dimensions
+        # first), and two messages share a link where SimGrid's do.
+        for i in range(total):
+            graph.node(host(i))
         for i in range(total):
             coords, rest = [], i
             for d in dims:
@@ -139,9 +147,9 @@ def build(cluster, hosts_used, graph):
                 rest //= d
             stride = 1
             for k, d in enumerate(dims):
-                if d > 1 and not (d == 2 and coords[k] == 1):
-                    j = i + ((coords[k] + 1) % d - coords[k]) * stride
-                    graph.link(host(i), host(j), lat, bw)
+                for step in ((1, -1) if d > 2 else (1,) if d == 2 else ()):
+                    j = i + ((coords[k] + step) % d - coords[k]) * stride
+                    graph.link(host(i), host(j), lat, bw, duplex=False)
                 stride *= d
     elif kind == "DRAGONFLY":
         p = [list(map(int, x.split(","))) for x in params.split(";")]
@@ -235,8 +243,8 @@ def model():
     with open(topology + ".tmp", "w") as t:
         t.write(f"# {name}.xml, P = {a.ranks}, placement {a.placement}: tools/platform-model.py\n")
         t.write(f"nodes {len(graph.names)}\n")
-        for (x, y, lat_us, bw_GBps) in graph.links:
-            t.write(f"link {x} {y} latency={lat_us:.6g} bandwidth={bw_GBps:.6g} duplex\n")
+        for (x, y, lat_us, bw_GBps, duplex) in graph.links:
+            t.write(f"link {x} {y} latency={lat_us:.6g} bandwidth={bw_GBps:.6g}{' duplex' if duplex else ''}\n")
         t.write("place all " + " ".join(map(str, placement)) + "\n")
     with open(a.output + ".tmp", "w") as m:
         m.write(f"# {name}.xml for P = {a.ranks} ranks ({a.placement} placement), by tools/platform-model.py\n")
