@@ -11,7 +11,7 @@
 # COLLC_SWEEP_MEMORY (default 6 GiB), and the kinds of P blocks
 # (reduce_scatter, allgather, alltoall, gather, scatter) at those whose
 # 3 P^2 SIZE bytes do; the sizes left out are named. Writes
-# OUTDIR/PLATFORM-P-SELECTOR-{vector,blocks}.csv and .out, appends
+# OUTDIR/PLATFORM-P-SELECTOR-{vector,blocks}.csv, .svg and .out, appends
 # "platform P selector part seconds status" to OUTDIR/times.txt, and
 # prints the best collc schedule over the library's default per kind and
 # size (tools/bench/summarize.py --grid).
@@ -42,7 +42,7 @@ for platform in "${platformList[@]}"; do
   for p in "${rankList[@]}"; do
     [[ $p =~ ^[1-9][0-9]*$ ]] || { echo "tools/sweep-smpi.sh: P must be a positive number, not '$p'" >&2; exit 2; }
     extra=()
-    [ "$p" -gt 512 ] && [ $named = 0 ] && extra=(--schedules "$large")
+    if [ "$p" -gt 512 ] && [ $named = 0 ]; then extra=(--schedules "$large"); fi
     for part in vector blocks; do
       if [ $part = vector ]; then
         kinds=allreduce,broadcast,reduce,inclusive_scan,exclusive_scan,barrier per=$((3 * p))
@@ -65,7 +65,7 @@ print(",".join(keep) + " " + ",".join(drop))' "$per" "$memory" "$sizes")
       rm -f "$base.csv"
       start=$(date +%s)
       status=ok
-      "$root/tools/simulate.sh" "$file" "$p" --trials 1 --warmups 1 --quiet --csv "$base.csv" \
+      "$root/tools/simulate.sh" "$file" "$p" --trials 1 --warmups 1 --quiet --csv "$base.csv" --svg "$base.svg" \
         --kinds $kinds --sizes "$keep" "${extra[@]}" "$@" > "$base.out" 2>&1 || status="failed ($?)"
       seconds=$(($(date +%s) - start))
       echo "$name $p $selector $part $seconds $status" >> "$out/times.txt"

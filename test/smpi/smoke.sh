@@ -81,4 +81,15 @@ python3 "$src/tools/model-vs-sim.py" torus.csv --model torus.model --collc "$col
   --schedules "$src/tools/bench/schedules.coll" > torus-model.out
 grep -q "^  allreduce_ring                   667.90     668.32      1.00 <- pick <- winner$" torus-model.out ||
   { cat torus-model.out; echo "smpi smoke: the model's ring on the torus"; exit 1; }
+# The sweep script: two parts a cell, the sizes over its memory bound
+# left out and named, a wall time each.
+rm -rf sweep
+COLLC_SMPI_BENCH=$bench COLLC_SWEEP_MEMORY=100000 "$src/tools/sweep-smpi.sh" sweep fat_tree 4 8,64K \
+  --no-forced > sweep.out 2>&1 || { cat sweep.out; echo "smpi smoke: the sweep failed"; exit 1; }
+grep -q "^== fat_tree, P = 4, vector kinds: left out 64K (over 100000 bytes of buffers)$" sweep.out &&
+  grep -q "^== fat_tree, P = 4, blocks kinds: left out 64K (over 100000 bytes of buffers)$" sweep.out &&
+  [ "$(awk '$4 == "vector" || $4 == "blocks" { print $1, $2, $3, $4, $6 }' sweep/times.txt | tr '\n' ';')" = \
+    "fat_tree 4 ompi vector ok;fat_tree 4 ompi blocks ok;" ] &&
+  [ -s sweep/fat_tree-4-ompi-vector.csv ] && [ -s sweep/fat_tree-4-ompi-blocks.svg ] &&
+  grep -q "^| alltoall | " sweep.out || { cat sweep.out sweep/times.txt; echo "smpi smoke: the sweep's parts"; exit 1; }
 echo "smpi smoke: $cases cases at P = 64, all checked"
