@@ -266,6 +266,18 @@ inline Plan treePlan(Kind kind, const Tree& tree, int P, int root, int rank) {
     for (auto e = edges.rbegin(); e != edges.rend(); ++e)
       add(*e, e->child != rel, downBase + levels - 1 - e->step, Action::copy, downPhaseIndex,
           downScatters ? subtree(*e) : allParts());
+  // The flat tree's passes that only copy run in one exchange (the MPI
+  // libraries' linear algorithms): the root posts its P - 1 messages at
+  // once instead of waiting for each, and its links carry them together.
+  // Allowed, as the executor checks: the root's sends only read, and its
+  // receives (a gather) write each child's own parts. A pass that combines
+  // at the root stays one step a child (its merges land in one part), and
+  // a pipeline regroups the steps into super-steps (coll::pipelinePlan).
+  if (tree.shape == TreeShape::flat)
+    for (PlanStep& step : plan.steps) {
+      const bool inUp = step.step < (up ? levels : 0);
+      if (inUp ? !upCombines : true) step.exchange = inUp ? 0 : downBase;
+    }
   return plan;
 }
 
