@@ -45,6 +45,7 @@ def main():
     rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 1)
     # The tool in this process (a run is then milliseconds, not an
     # interpreter's start); its exits are SystemExit.
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
     spec = importlib.util.spec_from_file_location("platform_model", os.path.join(HERE, "platform-model.py"))
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
