@@ -19,8 +19,11 @@ writes OUT.model and OUT.topology (named by the model). From the platform:
          core = N a host's cores reach each other through its loopback),
          FAT_TREE with 2 levels (every leaf's uplinks as ONE link of their
          summed bandwidth to one spine: the model routes by fewest hops and
-         would otherwise put every message on the first spine), TORUS, and
-         DRAGONFLY (routers, their green, black and blue links).
+         would otherwise put every message on the first spine), TORUS (one
+         way, in dimension order, so that the first shortest path the model
+         finds is SimGrid's dimension-order route), and DRAGONFLY (routers,
+         their green, black and blue links; fewest hops, not SimGrid's
+         routes).
 The model's step cost then is overhead times the most messages a rank
 sends plus the most a rank receives + the longest path's latency + the most
 loaded link's bytes over its bandwidth + gamma times the largest merge
