@@ -69,11 +69,12 @@ def main():
                 text = text[:rng.randint(0, len(text))]
             with open(platform, "w") as f:
                 f.write(text)
-            sys.argv = ["platform-model.py", platform, str(rng.randint(1, 6)), "-o", model]
+            out = ["--hosts"] if rng.random() < 0.25 else ["-o", model]  # hostfile or model
+            sys.argv = ["platform-model.py", platform, str(rng.randint(1, 6))] + out
             why = None
             signal.alarm(10)
             try:
-                with contextlib.redirect_stderr(io.StringIO()):
+                with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
                     tool.main()
             except SystemExit as e:
                 if e.code not in (None, 0, 1, 2) and not str(e.code).startswith("platform-model.py: error: "):

@@ -5,8 +5,14 @@ topology file of the links the platform's P ranks use, placed as
 tools/simulate.sh places them.
 
   tools/platform-model.py PLATFORM.xml P -o OUT.model [--placement first|spread]
+  tools/platform-model.py PLATFORM.xml P --hosts [--placement first|spread]
 
-writes OUT.model and OUT.topology (named by the model). From the platform:
+writes OUT.model and OUT.topology (named by the model); with --hosts it
+prints, instead, the host of each of the P ranks, one a line (the hostfile
+tools/simulate.sh gives smpirun): the platform's clusters in order, each
+host (prefix + each number of the radical + suffix) once per core, the
+first P (first) or the host of core floor(i H / P) of the H (spread).
+From the platform:
   overhead  its per-message CPU time, the mean of smpi/os and smpi/or (the
          <config> props): a message costs its sender and its receiver that
          (alpha, a step's startup, is 0: the links' latency is the rest);
@@ -32,6 +38,7 @@ for every size (smpi/lat-factor and bw-factor 1), so the two agree on what
 a message costs and differ in how they share links and overlap steps.
 """
 import argparse
+import functools
 import os
 import re
 import sys
@@ -71,6 +78,7 @@ def first_factor(text, what):
 MOST_HOSTS = 65536  # a platform's hosts (or host cores) this reads
 
 
+@functools.lru_cache(maxsize=None)  # host_name asks for each host
 def radical(text):
     numbers = []
     for part in text.split(","):
@@ -79,7 +87,30 @@ def radical(text):
         if len(numbers) + max(0, last - first + 1) > MOST_HOSTS:
             fail(f"radical '{text}' names more than {MOST_HOSTS} hosts")
         numbers += range(first, last + 1)
-    return numbers
+    return tuple(numbers)
+
+
+def host_name(cluster, i):
+    """The name of the cluster's i-th host."""
+    return f"{cluster.get('prefix', '')}{radical(cluster.get('radical'))[i]}{cluster.get('suffix', '')}"
+
+
+def placed_slots(clusters, platform, ranks, placement):
+    """The (cluster, host index, core) of each of the `ranks` ranks."""
+    slots = []
+    for c in clusters:
+        cores = int(c.get("core", "1"))
+        if not 1 <= cores <= MOST_HOSTS:
+            fail(f"cluster '{c.get('id')}': core = {c.get('core')} is not 1..{MOST_HOSTS}")
+        for i in range(len(radical(c.get("radical")))):
+            slots += [(c, i, k) for k in range(cores)]
+            if len(slots) > MOST_HOSTS:
+                fail(f"{platform} has more than {MOST_HOSTS} host cores")
+    if not 1 <= ranks <= len(slots):
+        fail(f"P = {ranks} but {platform} has {len(slots)} host cores")
+    if placement == "spread":
+        return [slots[i * len(slots) // ranks] for i in range(ranks)]
+    return slots[:ranks]
 
 
 class Graph:
@@ -102,9 +133,8 @@ def build(cluster, hosts_used, graph):
     params = cluster.get("topo_parameters", "")
     lat = quantity(cluster.get("lat"), SECONDS, "latency")
     bw = quantity(cluster.get("bw"), BYTES_PER_S, "bandwidth")
-    prefix, suffix = cluster.get("prefix", ""), cluster.get("suffix", "")
     numbers = radical(cluster.get("radical"))
-    host = lambda i: f"{prefix}{numbers[i]}{suffix}"
+    host = lambda i: host_name(cluster, i)
     if kind == "FLAT":
         if int(cluster.get("core", "1")) > 1:
             # A core's way out starts with half its host's loopback (below).
@@ -181,13 +211,23 @@ def model():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("platform")
     parser.add_argument("ranks", type=int)
-    parser.add_argument("-o", "--output", required=True)
+    parser.add_argument("-o", "--output")
+    parser.add_argument("--hosts", action="store_true")
     parser.add_argument("--placement", choices=["first", "spread"], default="first")
     a = parser.parse_args()
+    if bool(a.output) == a.hosts:
+        parser.error("give either -o OUT.model or --hosts")
     try:
         root = ET.parse(a.platform).getroot()
     except (OSError, ET.ParseError) as e:
         fail(f"cannot read {a.platform}: {e}")
+    clusters = list(root.iter("cluster"))
+    if not clusters:
+        fail(f"{a.platform} has no <cluster>")
+    slots = placed_slots(clusters, a.platform, a.ranks, a.placement)
+    if a.hosts:
+        print("\n".join(host_name(c, i) for (c, i, _) in slots))
+        return
     props = {p.get("id"): p.get("value") for c in root.iter("config") for p in c.iter("prop")}
     for key in ("smpi/lat-factor", "smpi/bw-factor"):
         if first_factor(props.get(key, "0:2"), key) != 1:
@@ -195,24 +235,6 @@ def model():
                   "by message size, the model does not", file=sys.stderr)
     overhead = (first_factor(props.get("smpi/os", "0:0"), "smpi/os") +
                 first_factor(props.get("smpi/or", "0:0"), "smpi/or")) / 2 * 1e6
-    clusters = list(root.iter("cluster"))
-    if not clusters:
-        fail(f"{a.platform} has no <cluster>")
-    # The host slots in tools/simulate.sh's order: (cluster, host, core).
-    slots = []
-    for c in clusters:
-        cores = int(c.get("core", "1"))
-        if not 1 <= cores <= MOST_HOSTS:
-            fail(f"cluster '{c.get('id')}': core = {c.get('core')} is not 1..{MOST_HOSTS}")
-        for i in range(len(radical(c.get("radical")))):
-            slots += [(c, i, k) for k in range(cores)]
-            if len(slots) > MOST_HOSTS:
-                fail(f"{a.platform} has more than {MOST_HOSTS} host cores")
-    if not 1 <= a.ranks <= len(slots):
-        fail(f"P = {a.ranks} but {a.platform} has {len(slots)} host cores")
-    if a.placement == "spread":
-        slots = [slots[i * len(slots) // a.ranks] for i in range(a.ranks)]
-    slots = slots[:a.ranks]
     graph = Graph()
     speeds, bandwidths = set(), set()
     for c in clusters:
@@ -224,8 +246,7 @@ def model():
         speeds.add(quantity(c.get("speed"), FLOPS, "speed"))
     placement = []
     for (c, i, k) in slots:
-        numbers = radical(c.get("radical"))
-        host = f"{c.get('prefix', '')}{numbers[i]}{c.get('suffix', '')}"
+        host = host_name(c, i)
         if int(c.get("core", "1")) == 1:
             placement.append(graph.node(host))
             continue

@@ -23,28 +23,14 @@ bench=${COLLC_SMPI_BENCH:-$root/build-smpi/bin/collc-bench}
 [ -x "$bench" ] || { echo "tools/simulate.sh: no $bench (build it: tools/build-smpi.sh)" >&2; exit 2; }
 hosts=$(mktemp /tmp/collc-hosts.XXXXXX)
 trap 'rm -f "$hosts"' EXIT
-# The hosts of the platform's clusters, in order: prefix + each number of
-# its radical ("0-63" or "0-3,8-11") + suffix, each once per core (the
-# ranks of a node consecutive).
-python3 - "$platform" "$ranks" > "$hosts" <<'PY'
-import os, sys, xml.etree.ElementTree as ET
-platform, ranks = sys.argv[1], int(sys.argv[2])
-hosts = []
-for c in ET.parse(platform).getroot().iter("cluster"):
-    for part in c.get("radical").split(","):
-        lo, _, hi = part.partition("-")
-        for i in range(int(lo), int(hi or lo) + 1):
-            hosts += [c.get("prefix", "") + str(i) + c.get("suffix", "")] * int(c.get("core", "1"))
-if ranks > len(hosts):
-    print(f"tools/simulate.sh: P = {ranks} but {platform} has {len(hosts)} host cores", file=sys.stderr)
-    sys.exit(2)
-if os.environ.get("COLLC_SMPI_PLACEMENT", "first") == "spread":
-    hosts = [hosts[i * len(hosts) // ranks] for i in range(ranks)]
-elif os.environ.get("COLLC_SMPI_PLACEMENT", "first") != "first":
-    print("tools/simulate.sh: COLLC_SMPI_PLACEMENT must be first or spread", file=sys.stderr)
-    sys.exit(2)
-print("\n".join(hosts[:ranks]))
-PY
+# The hosts of the ranks, as tools/platform-model.py places them for its
+# model: the platform's clusters in order, each host once per core.
+placement=${COLLC_SMPI_PLACEMENT:-first}
+case $placement in first | spread) ;; *)
+  echo "tools/simulate.sh: COLLC_SMPI_PLACEMENT must be first or spread" >&2; exit 2 ;;
+esac
+python3 "$root/tools/platform-model.py" "$platform" "$ranks" --hosts --placement "$placement" > "$hosts" ||
+  exit 2
 # simulate-computation:no: the CPU time between MPI calls is not charged
 # (SMPI charges none for its own collectives' reductions either).
 # shellcheck disable=SC2086
