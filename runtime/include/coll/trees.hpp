@@ -276,7 +276,8 @@ inline Plan treePlan(Kind kind, const Tree& tree, int P, int root, int rank) {
   if (tree.shape == TreeShape::flat)
     for (PlanStep& step : plan.steps) {
       const bool inUp = step.step < (up ? levels : 0);
-      if (inUp ? !upCombines : true) step.exchange = inUp ? 0 : downBase;
+      if (!inUp) step.exchange = downBase;
+      else if (!upCombines) step.exchange = 0;
     }
   return plan;
 }
