@@ -10,14 +10,18 @@ if echo '#include <mpi.h>' | g++ -std=c++17 -fsyntax-only -x c++ - 2>/dev/null; 
   echo "check-mpi-free: <mpi.h> is on the default include path; the check would prove nothing" >&2
   exit 1
 fi
-failed=0
-for h in $headers; do
-  if ! out=$(echo "#include \"coll/$h.hpp\"" |
+# One compile a header, a core each (xargs -P); each failure is reported
+# with its first lines.
+check_one() {
+  local out
+  if ! out=$(echo "#include \"coll/$1.hpp\"" |
              g++ -std=c++17 -fsyntax-only -x c++ -I runtime/include - 2>&1); then
-    echo "check-mpi-free: coll/$h.hpp does not compile without MPI:" >&2
-    echo "$out" | head -5 >&2
-    failed=1
+    { echo "check-mpi-free: coll/$1.hpp does not compile without MPI:"; echo "$out" | head -5; } >&2
+    return 1
   fi
-done
+}
+export -f check_one
+failed=0
+printf '%s\n' $headers | xargs -P "$(nproc)" -I{} bash -c 'check_one "$1"' _ {} || failed=1
 [ "$failed" = 0 ] && echo "check-mpi-free: $headers compile without MPI"
 exit "$failed"

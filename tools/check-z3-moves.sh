@@ -30,13 +30,17 @@ for c in json.load(open(sys.argv[1])):
     out[1:1] = ['-I' + guard, '-fsyntax-only']
     print('cd ' + shlex.quote(c['directory']) + ' && ' + shlex.join(out))
 PY
-status=0
-while read -r command; do
-  if ! errors=$(bash -c "$command" 2>&1); then
+# One compile a source, a core each (xargs -P).
+check_one() {
+  local errors
+  if ! errors=$(bash -c "$1" 2>&1); then
     echo "$errors" | grep -E 'error:' >&2 || echo "$errors" >&2
-    status=1
+    return 1
   fi
-done < "$guard/commands"
+}
+export -f check_one
+status=0
+xargs -P "$(nproc)" -d '\n' -I{} bash -c 'check_one "$1"' _ {} < "$guard/commands" || status=1
 if [ "$status" -ne 0 ]; then
   echo "check-z3-moves: assign z3::expr through reassign(), not '='" >&2
 else

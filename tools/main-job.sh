@@ -93,17 +93,18 @@ section "run: collectives compiled by collc under mpirun, compared element by el
 # specs); the test suite runs every program for P = 1..8.
 runs=0
 rotation=(5 6 7 3)
-for exe in build/bin/check_*; do
+# build/test/mpi-checks.txt: "PROGRAM EXAMPLE" a line (test/CMakeLists.txt).
+while read -r program example; do
   line=""
   for P in "${rotation[$((runs % ${#rotation[@]}))]}" 4 8 6; do
-    line=$(mpirun "${mpirun_args[@]}" -np "$P" "$exe" | grep '^PASS ') ||
-      fail "$exe at P = $P did not match the MPI library"
+    line=$(mpirun "${mpirun_args[@]}" -np "$P" "build/bin/$program" "$example" </dev/null |
+      grep "^PASS $example ") || fail "$example ($program) at P = $P did not match the MPI library"
     [[ "$line" == *" rejected: "* ]] || break
   done
-  [[ "$line" != *" rejected: "* ]] || fail "$exe admits none of the rank counts tried"
+  [[ "$line" != *" rejected: "* ]] || fail "$example admits none of the rank counts tried"
   echo "   $line"
   runs=$((runs + 1))
-done
+done <build/test/mpi-checks.txt
 for P in 3 4 5; do
   mpirun "${mpirun_args[@]}" -np "$P" build/bin/allreduce_demo 100003
   runs=$((runs + 1))
@@ -114,10 +115,11 @@ section "ucx: the same collectives over UCX instead of MPI's point-to-point (doc
 # (shared memory here, TCP below); and a program without MPI whose P
 # processes meet through files.
 ucx_runs=0
-for spec in "check_allreduce_ring sm 5" "check_alltoall_bruck tcp 3" "check_allreduce_trivance sm 4"; do
-  read -r exe tls P <<<"$spec"
+for spec in "check_allreduce ring sm 5" "check_alltoall alltoall_bruck tcp 3" "check_allreduce trivance sm 4"; do
+  read -r exe example tls P <<<"$spec"
   line=$(COLLC_TRANSPORT=ucx UCX_TLS=$tls,self mpirun "${mpirun_args[@]}" -x COLLC_TRANSPORT -x UCX_TLS \
-    -np "$P" "build/bin/$exe" | grep '^PASS ') || fail "$exe over UCX ($tls) at P = $P did not match the MPI library"
+    -np "$P" "build/bin/$exe" "$example" | grep "^PASS $example ") ||
+    fail "$example over UCX ($tls) at P = $P did not match the MPI library"
   echo "   UCX_TLS=$tls,self: $line"
   ucx_runs=$((ucx_runs + 1))
 done

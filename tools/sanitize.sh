@@ -12,7 +12,7 @@ if [ ! -f $tree/build.ninja ]; then
   cmake -S . -B $tree -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
     -DCOLLC_SANITIZE=address,undefined -DCOLLC_SCHEDULE_COMPILER="$PWD/build/bin/collc"
 fi
-mpi_checks=(check_allreduce_ring check_allreduce_trivance check_transport checked_mode timeout_check)
+mpi_checks=(check_sanitize check_transport checked_mode timeout_check)
 cmake --build $tree -j "$(nproc)" --target collc coll-opt collc-recorded-execution collc-bench \
   collc-calibrate collc-unit-tests fuzz_coll fuzz_steps fuzz_model fuzz_policy "${mpi_checks[@]}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -29,4 +29,4 @@ ctest --test-dir $tree --output-on-failure -R '^fuzz\.replay\.'
 # The MPI libraries keep what they allocate until exit: no leak report
 # there (the compiler's suites above keep it).
 ASAN_OPTIONS=detect_leaks=0 ctest --test-dir $tree --output-on-failure \
-  -R '^mpi\.((ring|trivance)\.P[35]|transport\.P5|checked\.P3|timeout\.(shm|mpi)\.P3)$'
+  -R '^mpi\.(sanitize\.P[35]|transport\.P5|checked\.P3|timeout\.(shm|mpi)\.P3)$'

@@ -8,6 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/build.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# One test at a time: lit and the recorded execution use every core, and
+# an mpirun job of oversubscribed ranks beside any other test runs several
+# times slower (ctest -j 2 saved nothing here).
 ctest --test-dir build --output-on-failure -LE large
 # The same MPI tests (and the benchmark's smoke run) against MPICH, the
 # second MPI: its own tree (the ABIs differ), schedules compiled by the

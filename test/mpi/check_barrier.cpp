@@ -47,6 +47,6 @@ int runAll(coll::Comm& comm) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return checkMain(argc, argv, runAll, [](coll::Comm& comm) { collc::COLLC_FN(comm); });
+COLLC_CHECK_ENTRY {
+  return checkExample(runAll, [](coll::Comm& comm) { collc::COLLC_FN(comm); });
 }

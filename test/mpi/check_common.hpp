@@ -1,6 +1,6 @@
 // Shared by the MPI checks: deterministic inputs, tolerances, failure
-// reports, the rejection check and main(). Include after defining
-// COLLC_HEADER and COLLC_FN.
+// reports, the rejection check and each example's entry point. Include
+// after defining COLLC_HEADER and COLLC_FN.
 #pragma once
 
 // First, so mpi.h is read through the runtime's warning-clean include.
@@ -169,29 +169,31 @@ void checkRejected(coll::Comm& comm, Call call) {
   fail(std::string("FAIL ") + kName + " P=" + std::to_string(P) + " was not rejected");
 }
 
-// The whole program: every case on an admitted size, the rejection
+// One example's check, as its batch program (batch_main.cpp) calls it
+// after MPI_Init: every case on an admitted size, the rejection
 // otherwise, and one PASS line from rank 0 when every rank got through.
 template <class RunAll, class Reject>
-int checkMain(int argc, char** argv, RunAll runAll, Reject reject) {
-  MPI_Init(&argc, &argv);
-  {
-    int worldRank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &worldRank);
-    try {
-      coll::Comm comm{MPI_COMM_WORLD};
-      if (!collc::COLLC_CAT(COLLC_FN, _accepts)(comm.size())) {
-        checkRejected(comm, reject);
-      } else {
-        const int cases = runAll(comm);
-        MPI_Barrier(MPI_COMM_WORLD);  // no PASS line unless every rank got here
-        if (comm.rank() == 0) std::cout << "PASS " << kName << " P=" << comm.size() << " (" << cases << " cases)" << std::endl;
-      }
-    } catch (const coll::Error& e) {
-      fail(std::string("FAIL ") + kName + " rank=" + std::to_string(worldRank) + ": coll::Error: " + e.what());
+int checkExample(RunAll runAll, Reject reject) {
+  int worldRank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &worldRank);
+  try {
+    coll::Comm comm{MPI_COMM_WORLD};
+    if (!collc::COLLC_CAT(COLLC_FN, _accepts)(comm.size())) {
+      checkRejected(comm, reject);
+    } else {
+      const int cases = runAll(comm);
+      MPI_Barrier(MPI_COMM_WORLD);  // no PASS line unless every rank got here
+      if (comm.rank() == 0) std::cout << "PASS " << kName << " P=" << comm.size() << " (" << cases << " cases)" << std::endl;
     }
+  } catch (const coll::Error& e) {
+    fail(std::string("FAIL ") + kName + " rank=" + std::to_string(worldRank) + ": coll::Error: " + e.what());
   }
-  MPI_Finalize();
   return 0;
 }
 
 }  // namespace
+
+// The example's entry point, named after it (collc_check_ring, ...): one
+// batch program links the checks of several examples (test/CMakeLists.txt,
+// collc_mpi_batch).
+#define COLLC_CHECK_ENTRY int COLLC_CAT(collc_check_, COLLC_FN)()

@@ -132,8 +132,8 @@ int runAll(coll::Comm& comm) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return checkMain(argc, argv, runAll, [](coll::Comm& comm) {
+COLLC_CHECK_ENTRY {
+  return checkExample(runAll, [](coll::Comm& comm) {
     std::vector<std::int64_t> buf(static_cast<std::size_t>(comm.size()) * 7, 1),
         out(buf.size());
 #if defined(COLLC_BROADCAST)

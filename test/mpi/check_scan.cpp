@@ -65,8 +65,8 @@ int runAll(coll::Comm& comm) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return checkMain(argc, argv, runAll, [](coll::Comm& comm) {
+COLLC_CHECK_ENTRY {
+  return checkExample(runAll, [](coll::Comm& comm) {
     std::vector<std::int64_t> buf(7, 1), out(7);
     collc::COLLC_FN(comm, buf.data(), out.data(), 7, coll::Sum{});
   });

@@ -3,14 +3,15 @@
 # every collective call recorded into FILE, then requires that FILE holds
 # one coll.program per call, numbered from 0, and that `collc verify`
 # proves every one. ctest recorded.mpi.*.
-#   record-mpi.sh COLLC FILE P EXE MPIRUN [MPIRUN ARGS...]
+#   record-mpi.sh COLLC FILE P EXE EXAMPLE MPIRUN [MPIRUN ARGS...]
+# (EXE a check program of test/mpi, EXAMPLE the one of its checks to run)
 # (the MPIRUN ARGS end with the flag that passes COLLC_RECORD to the ranks:
 # Open MPI's -x COLLC_RECORD, MPICH's -genvlist COLLC_RECORD)
 set -euo pipefail
-collc=$1 file=$2 P=$3 exe=$4
-shift 4
+collc=$1 file=$2 P=$3 exe=$4 example=$5
+shift 5
 rm -f "$file"
-COLLC_RECORD=$file "$@" -np "$P" "$exe" | grep "^PASS "
+COLLC_RECORD=$file "$@" -np "$P" "$exe" "$example" | grep "^PASS $example "
 calls=$(grep -c '^// collc recording: call [0-9]* on '"$P"' ranks$' "$file")
 programs=$(grep -c '^coll.program @' "$file")
 last=$(grep '^// collc recording: call' "$file" | tail -1 | cut -d' ' -f5)
