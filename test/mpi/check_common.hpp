@@ -195,5 +195,5 @@ int checkExample(RunAll runAll, Reject reject) {
 
 // The example's entry point, named after it (collc_check_ring, ...): one
 // batch program links the checks of several examples (test/CMakeLists.txt,
-// collc_mpi_batch).
+// collc_mpi_check).
 #define COLLC_CHECK_ENTRY int COLLC_CAT(collc_check_, COLLC_FN)()
