@@ -73,7 +73,13 @@ int main(int argc, char** argv) {
     _exit(0);
   }
   MPI_Barrier(MPI_COMM_WORLD);  // (MPI's own: every line is out)
-  if (rank == 0) MPI_Abort(MPI_COMM_WORLD, 0);
+  // The launcher forwards output on its own time: MPICH's Hydra, its
+  // proxy starved of CPU by spinning ranks, once handled the abort before
+  // rank 0's line still in the pipe and lost it (CI). A pause first.
+  if (rank == 0) {
+    usleep(1000 * 1000);
+    MPI_Abort(MPI_COMM_WORLD, 0);
+  }
   MPI_Finalize();
   return 0;
 }
