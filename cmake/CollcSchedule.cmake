@@ -4,6 +4,15 @@
 # (default: the file's stem) in a per-target include directory, adds that
 # directory to TARGET's include path and makes TARGET depend on it.
 # The application then writes `#include "NAME.hpp"`.
+#
+# COLLC_PROOF_CACHE (default: collc-proof-cache in the top build
+# directory; empty: none) is the directory where collc keeps the proofs it
+# made, so the same schedule compiled for several targets, or by another
+# build tree using the same collc, is proven once (`collc compile
+# --proof-cache`; docs/collc.md). A new collc proves again.
+set(COLLC_PROOF_CACHE "${CMAKE_BINARY_DIR}/collc-proof-cache" CACHE PATH
+  "Directory where collc keeps its proofs between builds (empty: none)")
+
 function(collc_add_schedule target file)
   cmake_parse_arguments(ARG "" "NAMESPACE;OUTPUT;MODEL" "" ${ARGN})
   if(NOT COLLC_EXECUTABLE)
@@ -28,11 +37,15 @@ function(collc_add_schedule target file)
     set(model_args --model "${model}")
     set(model_deps "${model}")
   endif()
+  set(cache_args "")
+  if(COLLC_PROOF_CACHE)
+    set(cache_args --proof-cache "${COLLC_PROOF_CACHE}")
+  endif()
   add_custom_command(
     OUTPUT "${header}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${outdir}"
     COMMAND "${COLLC_EXECUTABLE}" compile "${source}" -o "${header}" ${ns_args}
-            ${model_args}
+            ${model_args} ${cache_args}
     DEPENDS "${source}" "${COLLC_EXECUTABLE}" ${model_deps}
     COMMENT "collc: compiling ${file}"
     VERBATIM)

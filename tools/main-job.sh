@@ -50,10 +50,13 @@ code=0
 caught=1
 
 section "compile: every example, proven for each admitted P in 1..64, then written as a header"
+# The build proved them already (its headers): the proof cache it kept
+# (collc compile --proof-cache) lets this collc reuse those proofs.
 compile_one() {
   local name=$1 code=0
   mapfile -t model < <(model_args "$name")
   "$collc" compile "examples/$name.coll" -o "$out/$name.hpp" "${model[@]}" \
+    --proof-cache build/collc-proof-cache \
     >"$out/$name.log" 2>&1 || code=$?
   echo "$code" >"$out/$name.code"
 }

@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 tree=build-sanitize
 if [ ! -f $tree/build.ninja ]; then
   cmake -S . -B $tree -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
-    -DCOLLC_SANITIZE=address,undefined -DCOLLC_SCHEDULE_COMPILER="$PWD/build/bin/collc"
+    -DCOLLC_SANITIZE=address,undefined -DCOLLC_SCHEDULE_COMPILER="$PWD/build/bin/collc" \
+    -DCOLLC_PROOF_CACHE="$PWD/build/collc-proof-cache"
 fi
 mpi_checks=(check_sanitize check_transport checked_mode timeout_check)
 cmake --build $tree -j "$(nproc)" --target collc coll-opt collc-recorded-execution collc-bench \

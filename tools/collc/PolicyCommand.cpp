@@ -57,8 +57,8 @@ namespace {
 
 const char *const kPolicyUsage = R"(usage:
   collc policy FILE... [--model MODEL] -o POLICY.so [--sources DIR]
-               [--cxx COMPILER] [-j N]
-  collc policy FILE... [--model MODEL] --sources DIR
+               [--cxx COMPILER] [-j N] [--proof-cache DIR]
+  collc policy FILE... [--model MODEL] --sources DIR [--proof-cache DIR]
       Prove the collectives of the .coll files and build a policy for
       libcollc_mpi.so (docs/preload.md): each collective is named for the
       MPI call it serves (policy_allreduce, policy_reduce_scatter,
@@ -69,11 +69,12 @@ const char *const kPolicyUsage = R"(usage:
       MODEL. -o compiles the policy into a shared object (with COMPILER,
       N compiler runs at once) to load with COLLC_MPI_POLICY=POLICY.so;
       --sources writes the header and the table of calls it is built from.
+      --proof-cache reuses and keeps proofs as `collc compile` does.
 )";
 
 struct Options {
   std::vector<std::string> inputs;
-  std::string model, output, sourcesDir, cxx;
+  std::string model, output, sourcesDir, cxx, proofCache;
   unsigned jobs = 0;
 };
 
@@ -100,6 +101,8 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
       opts.model = *v;
     } else if (std::optional<std::string> v = value("--sources")) {
       opts.sourcesDir = *v;
+    } else if (std::optional<std::string> v = value("--proof-cache")) {
+      opts.proofCache = *v;
     } else if (std::optional<std::string> v = value("--cxx")) {
       opts.cxx = *v;
     } else if (arg.starts_with("-j")) {
@@ -111,7 +114,8 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
         return usageError("-j needs a positive number of compiler runs, got '" +
                           text + "'");
       opts.jobs = jobs;
-    } else if (arg == "--model" || arg == "--sources" || arg == "--cxx") {
+    } else if (arg == "--model" || arg == "--sources" || arg == "--cxx" ||
+               arg == "--proof-cache") {
       return usageError(arg + " needs a value");
     } else if (arg.starts_with("-") && arg != "-") {
       return usageError("unknown option '" + arg + "'");
@@ -407,6 +411,11 @@ int collc::runPolicy(int argc, char **argv) {
   if (failed(checkHeaderInputs(*policy, model ? &*model : nullptr)))
     return kInputError;
   ProvenSchedules proven;
+  if (!opts.proofCache.empty())
+    if (std::optional<std::string> error = proven.useDirectory(opts.proofCache)) {
+      llvm::errs() << "collc: error: " << *error << "\n";
+      return kInputError;
+    }
   for (CollectiveOp spec : policy->getOps<CollectiveOp>())
     if (int code = checkAllRankCounts(spec, proven))
       return code;

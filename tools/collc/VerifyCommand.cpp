@@ -426,7 +426,7 @@ int collc::checkAllRankCounts(CollectiveOp spec, ProvenSchedules &proven) {
   const std::string key = scheduleKey(spec);
   SmallVector<int64_t> counts;
   auto admit = [&](int64_t P) {
-    if (!proven.count({key, P}))
+    if (!proven.contains(key, P))
       counts.push_back(P);
   };
   if (std::optional<uint64_t> fixed = spec.getNumRanks())
@@ -459,10 +459,12 @@ int collc::checkAllRankCounts(CollectiveOp spec, ProvenSchedules &proven) {
             << "a noncommutative operator needs a schedule whose every merge "
                "joins adjacent runs of ranks, the lower rank's first: a tree "
                "rooted at rank 0, a scan, or recursive halving on xor(P)";
+      proven.save(key); // what was proven stays proven
       return r.verdict == Verdict::violated ? collc::kViolated
                                             : collc::kNotProven;
     }
-    proven.insert({key, P});
+    proven.insert(key, P);
   }
+  proven.save(key);
   return collc::kSuccess;
 }

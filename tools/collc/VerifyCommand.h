@@ -2,6 +2,7 @@
 #ifndef COLLC_VERIFYCOMMAND_H
 #define COLLC_VERIFYCOMMAND_H
 
+#include "ProofCache.h"
 #include "coll/Dialect/CollOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
@@ -41,16 +42,11 @@ std::optional<std::string> parseRankList(llvm::StringRef text,
 /// disagrees (with --cross-check).
 int runVerify(mlir::ModuleOp module, const VerifyCommandOptions &options);
 
-/// The (schedule, P) pairs proven so far by one command: the candidates of
-/// `segments = auto` differ only in their segments, and every segment runs
-/// the same step program on its own memory (the verifier never reads the
-/// count), so their proofs are one proof.
-using ProvenSchedules = std::set<std::pair<std::string, int64_t>>;
-
 /// Proves the schedule of `spec` before code is generated for it (compile,
 /// policy): for all P at once where a family proof applies, and per P for
 /// the fixed rank count or every admitted P in 1..64, except the P
-/// `proven` holds for the same schedule (which it then records). Reports
+/// `proven` holds for the same schedule (which it then records, and saves
+/// to its cache directory if it has one). Reports
 /// the first property not proven as an error at the spec; returns 0,
 /// kViolated or kNotProven (ExitCode.h).
 int checkAllRankCounts(coll::CollectiveOp spec, ProvenSchedules &proven);

@@ -1,6 +1,7 @@
 //===- collc.cpp - the collc driver ---------------------------------------===//
 //
-//   collc compile FILE -o OUT.hpp [--namespace NS]
+//   collc compile FILE -o OUT.hpp [--namespace NS] [--model M]
+//                 [--proof-cache DIR]
 //   collc emit FILE --stage=spec|steps [--ranks N]
 //   collc trace FILE --ranks N [--count N] [--collective NAME]
 //   collc verify FILE [--ranks 2..64|3,7,127] [--collective NAME] [--json]
@@ -59,9 +60,11 @@ struct CommandUsage {
 };
 const CommandUsage kCommands[] = {
     {"compile", R"(  collc compile FILE -o OUT.hpp [--namespace NS] [--model MODEL]
+                [--proof-cache DIR]
       Prove the schedule (as `verify` does, for every admitted P in 1..64
       when P is symbolic) and write a C++ header. A `choose` block takes
-      its size thresholds from MODEL (see cost).
+      its size thresholds from MODEL (see cost). With DIR, proofs this
+      same collc executable made before are reused, and new ones kept.
 )"},
     {"emit", R"(  collc emit FILE --stage=spec|steps|moves [--ranks N]
       Print the spec ops, or the step ops expanded for N ranks (moves:
@@ -133,6 +136,7 @@ std::string usage(llvm::StringRef command = "") {
 
 struct Options {
   std::string command, input, output, stage, cppNamespace = "collc", collective;
+  std::string proofCache;
   std::optional<int64_t> ranks, count;
   collc::VerifyCommandOptions verify;
   collc::CostCommandOptions cost;
@@ -185,6 +189,10 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
       opts.output = argv[++i];
     } else if (std::optional<std::string> v = value("--namespace")) {
       opts.cppNamespace = *v;
+    } else if (std::optional<std::string> v = opts.command == "compile"
+                                                  ? value("--proof-cache")
+                                                  : std::nullopt) {
+      opts.proofCache = *v;
     } else if (std::optional<std::string> v = value("--stage")) {
       opts.stage = *v;
     } else if (std::optional<std::string> v = value("--collective")) {
@@ -276,6 +284,11 @@ int runCompile(ModuleOp module, const Options &opts) {
   if (failed(checkHeaderInputs(module, model ? &*model : nullptr)))
     return collc::kInputError;
   collc::ProvenSchedules proven;
+  if (!opts.proofCache.empty())
+    if (std::optional<std::string> error = proven.useDirectory(opts.proofCache)) {
+      llvm::errs() << "collc: error: " << *error << "\n";
+      return collc::kInputError;
+    }
   for (CollectiveOp spec : specs)
     if (int code = collc::checkAllRankCounts(spec, proven))
       return code;
