@@ -570,6 +570,7 @@ const char *const kUsage =
     "  recorded program to be proven and equal to the expansion.\n";
 
 int main(int argc, char **argv) {
+  coll::keepHeapForProofs();
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
       std::cout << kUsage;

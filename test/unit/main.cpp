@@ -1,2 +1,9 @@
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
+
+#include "coll/Passes/Verify.h"
+
+int main(int argc, char **argv) {
+  coll::keepHeapForProofs();
+  return doctest::Context(argc, argv).run();
+}

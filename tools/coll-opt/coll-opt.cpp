@@ -2,6 +2,7 @@
 #include "coll/Dialect/CollOps.h"
 #include "coll/Frontend/Nesting.h"
 #include "coll/Passes/Passes.h"
+#include "coll/Passes/Verify.h"
 #include "coll/Passes/VerifyPasses.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -14,6 +15,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
+  coll::keepHeapForProofs();
   mlir::DialectRegistry registry;
   registry.insert<coll::CollDialect>();
   coll::registerCollPasses();

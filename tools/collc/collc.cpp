@@ -372,6 +372,7 @@ int runCalibrate(int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
+  keepHeapForProofs();
   Options opts;
   if (std::optional<int> code = parseArgs(argc, argv, opts))
     return *code;

@@ -10,6 +10,8 @@
 
 #include <chrono>
 
+#include <malloc.h>
+
 using namespace coll;
 using namespace coll::verify;
 
@@ -266,4 +268,10 @@ verifyOneRoot(CollectiveOp spec, int64_t P,
     if (r.counterexample)
       r.counterexample->at = nullptr; // the scratch module goes now
   return results;
+}
+
+void coll::keepHeapForProofs() {
+#ifdef M_TOP_PAD
+  mallopt(M_TOP_PAD, 64 << 20);
+#endif
 }

@@ -106,6 +106,15 @@ struct VerifyOptions {
 /// transfers its moves imply.
 bool provenOnGroupLevel(ProgramOp program);
 
+/// Makes the C library keep 64 MiB of free heap rather than return it to
+/// the kernel at once. A proof per P builds a module and a Z3 context and
+/// frees both: the heap grows and shrinks by tens of MiB each time, and
+/// the kernel zeroes every page anew; with the padding
+/// `collc verify examples/butterfly_auto.coll --ranks 1..64` takes 17 s of
+/// CPU instead of 40 (docs/verification.md, "Time against P"). For a
+/// program's main(); the peak memory is unchanged.
+void keepHeapForProofs();
+
 /// Proves every property of one step program for its rank count, in the
 /// order matching, ownership, coverage, operator legality.
 std::vector<PropertyResult> verifyProgram(ProgramOp program,
