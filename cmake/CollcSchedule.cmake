@@ -1,9 +1,12 @@
-# collc_add_schedule(TARGET FILE.coll [NAMESPACE NS] [OUTPUT NAME.hpp])
+# collc_add_schedule(TARGET FILE.coll [NAMESPACE NS] [OUTPUT NAME.hpp]
+#                    [MODEL MODEL])
 #
 # Compiles FILE.coll with collc at build time into a header NAME.hpp
-# (default: the file's stem) in a per-target include directory, adds that
+# (default: the file's stem) in an include directory of its own, adds that
 # directory to TARGET's include path and makes TARGET depend on it.
-# The application then writes `#include "NAME.hpp"`.
+# The application then writes `#include "NAME.hpp"`. Targets asking for
+# the same header (the same file, NAME, NS and MODEL) share one compile:
+# build/collc-headers/STEM-DIGEST/NAME.hpp, proven and written once.
 #
 # COLLC_PROOF_CACHE (default: collc-proof-cache in the top build
 # directory; empty: none) is the directory where collc keeps the proofs it
@@ -23,12 +26,6 @@ function(collc_add_schedule target file)
   if(NOT ARG_OUTPUT)
     set(ARG_OUTPUT "${stem}.hpp")
   endif()
-  set(outdir "${CMAKE_CURRENT_BINARY_DIR}/${target}_collc")
-  set(header "${outdir}/${ARG_OUTPUT}")
-  set(ns_args "")
-  if(ARG_NAMESPACE)
-    set(ns_args --namespace ${ARG_NAMESPACE})
-  endif()
   # A cost model sets the thresholds of `choose` blocks.
   set(model_args "")
   set(model_deps "")
@@ -36,6 +33,20 @@ function(collc_add_schedule target file)
     get_filename_component(model "${ARG_MODEL}" ABSOLUTE)
     set(model_args --model "${model}")
     set(model_deps "${model}")
+  endif()
+  string(SHA1 digest "${source}|${ARG_OUTPUT}|${ARG_NAMESPACE}|${model_deps}")
+  string(SUBSTRING "${digest}" 0 10 digest)
+  set(outdir "${CMAKE_BINARY_DIR}/collc-headers/${stem}-${digest}")
+  set(header "${outdir}/${ARG_OUTPUT}")
+  set(gen "collc_header_${stem}_${digest}")
+  if(TARGET ${gen})
+    add_dependencies(${target} ${gen})
+    target_include_directories(${target} PRIVATE "${outdir}")
+    return()
+  endif()
+  set(ns_args "")
+  if(ARG_NAMESPACE)
+    set(ns_args --namespace ${ARG_NAMESPACE})
   endif()
   set(cache_args "")
   if(COLLC_PROOF_CACHE)
@@ -49,7 +60,6 @@ function(collc_add_schedule target file)
     DEPENDS "${source}" "${COLLC_EXECUTABLE}" ${model_deps}
     COMMENT "collc: compiling ${file}"
     VERBATIM)
-  set(gen "${target}_collc_${stem}")
   add_custom_target(${gen} DEPENDS "${header}")
   add_dependencies(${target} ${gen})
   target_include_directories(${target} PRIVATE "${outdir}")
