@@ -13,13 +13,14 @@
 # runs PROGRAM on K ranks, one per host (needs root). --queue: how long a
 # packet may wait in a link's queue (tbf's latency, default 50 ms); a deep
 # queue also holds the ACKs of the flow coming the other way behind the
-# outgoing data, which a ring's every step waits for (docs/benchmarks.md).
+# outgoing data, which a ring's every step waits for
+# (docs/history/benchmarks-2026-12.md).
 # --tcp-cc: the hosts' TCP congestion control (default: the machine's).
 # This machine's default is BBR, which runs a ring's 256 KiB steps at 1.3
 # of the rate here (likely misled by the ACKs delayed behind data); reno,
 # loss-based like Debian's default cubic (which a namespace here may not
 # choose), runs them at 1.05. Example (the allreduce of
-# docs/benchmarks.md, 6 hosts at 200 Mbit/s):
+# docs/history/benchmarks-2026-12.md, 6 hosts at 200 Mbit/s):
 #
 #   tools/cluster.sh --hosts 6 --rate 200mbit --queue 5 --tcp-cc reno -- \
 #     build/bin/collc-bench --kinds allreduce --sizes 8,1M --trials 11 --csv c.csv

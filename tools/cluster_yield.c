@@ -9,7 +9,7 @@
  * message: an 8 B allreduce took 8 ms at 4 hosts and 24 ms at 6, with
  * 1 MiB at the link rate on 2 hosts (no core shared). Real hosts do not
  * share cores; this puts the emulation back to measuring the links
- * (docs/benchmarks.md, "MPICH on the emulated cluster"). */
+ * (docs/history/benchmarks-2026-12.md, "MPICH on the emulated cluster"). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <sched.h>

@@ -83,7 +83,8 @@ void checkSharedMemoryReceive(const ShmChannels::Receive& receive, int tag) {
 // The step of one peer each way (or one side only) through the channels,
 // as progressUntilDone runs it but without its lists: the common step of
 // a small collective, whose cost is mostly the code it runs when that is
-// out of cache (docs/benchmarks.md, "One exchange through the channels").
+// out of cache (docs/history/benchmarks-2026-12.md, "One exchange through
+// the channels").
 // `receive` says what arrived (its size and tag, checked by the caller).
 // Returns false if it waited `limitMs` (> 0) without completing; `send`
 // and `receive` then say which side is pending.

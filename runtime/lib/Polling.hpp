@@ -4,7 +4,7 @@
 // (more ranks than cores, or, with ranks unbound, two ranks the kernel put
 // on one core). Polling without ever yielding when the ranks fit the
 // cores measured up to 1.25x slower at 2 ranks on this 2-core VM
-// (docs/benchmarks.md, "The lean call path").
+// (docs/history/benchmarks-2026-12.md, "The lean call path").
 
 #include <sched.h>
 #include <time.h>

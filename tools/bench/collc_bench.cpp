@@ -667,7 +667,8 @@ int main(int argc, char** argv) {
     // between two timed calls would warm its own code for the next one
     // (a per-call MPI_Allreduce of the times kept MPI_Allreduce's lines in
     // cache for the library's timed allreduce, and only for it;
-    // docs/benchmarks.md, "The times gathered once per pass"), so only
+    // docs/history/benchmarks-2026-12.md, "The times gathered once per
+    // pass"), so only
     // MPI_Barrier runs between them (after a call's check, and before the
     // next call). A call's time is the slowest rank's; a wrong result on
     // any rank stops every rank after the pass, which they leave through

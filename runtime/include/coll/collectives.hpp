@@ -40,7 +40,7 @@ class PlanKey {
   // Inline, so that a call's constant family and arguments become a few
   // stores in the caller's code rather than a call into code of its own
   // (a cold call misses every line of code it runs: "Where a cold call
-  // waits" in docs/benchmarks.md).
+  // waits" in docs/history/benchmarks-2026-12.md).
   [[gnu::always_inline]] PlanKey(std::string_view family, std::initializer_list<int> args) {
     if (__builtin_expect(family.size() + args.size() * sizeof(int) > sizeof(bytes_), 0)) tooLong(family);
     std::memcpy(bytes_, family.data(), family.size());

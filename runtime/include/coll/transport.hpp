@@ -58,8 +58,8 @@ class Transport {
   // Where its exchanges start reading (its own members, its channels'
   // tables): a Comm asks once and prefetches these at the start of every
   // call, so after other work has pushed them out of cache they arrive
-  // together rather than one wait each (docs/benchmarks.md, "Where a cold
-  // call waits").
+  // together rather than one wait each
+  // (docs/history/benchmarks-2026-12.md, "Where a cold call waits").
   virtual std::vector<const void*> hotMemory() const { return {}; }
   // Lines whose addresses move as the transport runs (e.g. the
   // shared-memory slots its next messages to and from its neighbours will
@@ -271,8 +271,8 @@ class Comm {
   // fetching what the rest of the call reads (prefetchCall) and, once it
   // finds the plan, the plan's own hot memory (a member hotMemory(), if
   // the Plan type has one): a call after other work then waits for these
-  // lines together instead of one after another (docs/benchmarks.md,
-  // "Where a cold call waits").
+  // lines together instead of one after another
+  // (docs/history/benchmarks-2026-12.md, "Where a cold call waits").
   static constexpr std::size_t kMaxPlanKey = 64;
   template <class Plan, class Make>
   const Plan& plan(std::string_view key, Make&& make) {

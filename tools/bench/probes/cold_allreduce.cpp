@@ -1,6 +1,7 @@
 // A probe, not a test: an 8 B allreduce (or a one-double-per-rank
 // allgather) whose code and data are out of cache, as after another
-// collective in collc-bench's shuffled order (docs/benchmarks.md, "One
+// collective in collc-bench's shuffled order
+// (docs/history/benchmarks-2026-12.md, "One
 // exchange through the channels"). Before each timed call: a pass over
 // 48 MiB (or nothing, `warm`), then MPI_Barrier; the timed call is
 // collc's ring or recursive doubling, the hand-written MPI ring, or

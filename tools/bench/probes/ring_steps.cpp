@@ -1,5 +1,6 @@
 // A probe, not a test: what MPI's own point-to-point reaches on a ring, as
-// a bound for a ring allreduce on the emulated cluster (docs/benchmarks.md,
+// a bound for a ring allreduce on the emulated cluster
+// (docs/history/benchmarks-2026-12.md,
 // "200 Mbit/s"). Each rank sends B bytes to rank + 1 and receives B from
 // rank - 1 (MPI_Sendrecv), STEPS times back to back; prints the median of
 // 8 (maximum over ranks) against STEPS * B / rate. A ring allreduce of M
