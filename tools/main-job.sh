@@ -162,7 +162,7 @@ preloaded=$((preloaded + 1))
 
 section "summary"
 echo "   proven:   $proven example specs (their rank ranges above, each cross-checked by the simulation), and $caught broken program caught with a counterexample"
-echo "   compiled: $headers of $(ls examples/*.coll | wc -l) examples proven for each admitted P in 1..64 (by this collc, in the build: its proof cache) and written to $out/"
+echo "   compiled: $headers of $(ls examples/*.coll | wc -l) examples proven for each admitted P in 1..64 (what the build proved reused from its proof cache) and written to $out/"
 echo "   ran:      $runs mpirun runs matched the MPI library's results"
 echo "   ucx:      $ucx_runs runs over the UCX transport (with MPI, and without: processes meeting through files) matched"
 echo "   preload:  $preloaded mpirun runs of unchanged MPI programs with libcollc_mpi.so (one of mixed datatypes, the last under a policy built by collc policy), results identical to plain MPI"
