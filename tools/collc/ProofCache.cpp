@@ -13,7 +13,6 @@
 #include <link.h>
 
 #include <array>
-#include <cstdio>
 
 using namespace collc;
 

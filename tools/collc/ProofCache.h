@@ -21,7 +21,6 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
