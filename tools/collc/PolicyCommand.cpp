@@ -411,11 +411,8 @@ int collc::runPolicy(int argc, char **argv) {
   if (failed(checkHeaderInputs(*policy, model ? &*model : nullptr)))
     return kInputError;
   ProvenSchedules proven;
-  if (!opts.proofCache.empty())
-    if (std::optional<std::string> error = proven.useDirectory(opts.proofCache)) {
-      llvm::errs() << "collc: error: " << *error << "\n";
-      return kInputError;
-    }
+  if (!opts.proofCache.empty() && !proven.useDirectory(opts.proofCache))
+    return kInputError;
   for (CollectiveOp spec : policy->getOps<CollectiveOp>())
     if (int code = checkAllRankCounts(spec, proven))
       return code;

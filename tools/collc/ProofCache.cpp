@@ -78,17 +78,21 @@ std::string collc::executableIdentity() {
   return "sha256 " + hexDigest(hash);
 }
 
-std::optional<std::string>
-ProvenSchedules::useDirectory(llvm::StringRef dir) {
+bool ProvenSchedules::useDirectory(llvm::StringRef dir) {
   identity = executableIdentity();
-  if (identity.empty())
-    return std::string("cannot identify this collc executable (no build ID, "
-                       "and its file cannot be read) to key a proof cache");
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-    return "cannot make the proof cache directory '" + dir.str() +
-           "': " + ec.message();
+  if (identity.empty()) {
+    llvm::errs() << "collc: error: cannot identify this collc executable (no "
+                    "build ID, and its file cannot be read) to key a proof "
+                    "cache\n";
+    return false;
+  }
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+    llvm::errs() << "collc: error: cannot make the proof cache directory '"
+                 << dir << "': " << ec.message() << "\n";
+    return false;
+  }
   directory = dir.str();
-  return std::nullopt;
+  return true;
 }
 
 std::string ProvenSchedules::path(const std::string &key) const {
@@ -150,21 +154,12 @@ void ProvenSchedules::save(const std::string &key) {
        it != proven.end() && it->first == key; ++it)
     text += " " + std::to_string(it->second);
   text += "\n";
-  const std::string file = path(key);
-  llvm::SmallString<256> temporary;
-  int fd;
-  if (llvm::sys::fs::createUniqueFile(file + ".%%%%%%", fd, temporary))
-    return;
-  {
-    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
-    out << text;
-    out.close();
-    if (out.has_error()) {
-      out.clear_error();
-      llvm::sys::fs::remove(temporary);
-      return;
-    }
-  }
-  if (llvm::sys::fs::rename(temporary, file))
-    llvm::sys::fs::remove(temporary);
+  // Through a temporary file and a rename: a concurrent reader sees a
+  // whole file. A failure to write only loses the entry.
+  llvm::Error error =
+      llvm::writeToOutput(path(key), [&](llvm::raw_ostream &out) {
+        out << text;
+        return llvm::Error::success();
+      });
+  llvm::consumeError(std::move(error));
 }

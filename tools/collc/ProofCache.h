@@ -21,7 +21,6 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
-#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -33,9 +32,10 @@ namespace collc {
 /// a cache directory, by earlier runs of this executable.
 class ProvenSchedules {
 public:
-  /// Keeps proofs in `dir` too (made if missing). An error message when
-  /// the directory cannot be made or this executable has no identity.
-  std::optional<std::string> useDirectory(llvm::StringRef dir);
+  /// Keeps proofs in `dir` too (made if missing). False, with the error
+  /// printed, when the directory cannot be made or this executable has no
+  /// identity.
+  bool useDirectory(llvm::StringRef dir);
 
   bool contains(const std::string &key, int64_t P);
   void insert(const std::string &key, int64_t P);

@@ -284,11 +284,8 @@ int runCompile(ModuleOp module, const Options &opts) {
   if (failed(checkHeaderInputs(module, model ? &*model : nullptr)))
     return collc::kInputError;
   collc::ProvenSchedules proven;
-  if (!opts.proofCache.empty())
-    if (std::optional<std::string> error = proven.useDirectory(opts.proofCache)) {
-      llvm::errs() << "collc: error: " << *error << "\n";
-      return collc::kInputError;
-    }
+  if (!opts.proofCache.empty() && !proven.useDirectory(opts.proofCache))
+    return collc::kInputError;
   for (CollectiveOp spec : specs)
     if (int code = collc::checkAllRankCounts(spec, proven))
       return code;
