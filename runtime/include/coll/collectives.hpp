@@ -122,6 +122,43 @@ inline int segmentsUsed(const char* who, int segments, std::size_t count, Kind k
   return detail::segmentsChecked(who, segments, count, kind, kinds, kindsText);
 }
 
+// A callable that makes a Plan, by reference: what makes, checks and
+// caches a plan is then one function whatever the caller, not one per
+// collective, element type and operator (which multiplied the code a
+// header's user compiles: libcollc_mpi.so's reductions held 240 copies).
+class PlanMaker {
+ public:
+  template <class Make>
+  explicit PlanMaker(Make& make) : object_(&make), call_(&callAs<Make>) {}
+  Plan operator()() const { return call_(object_); }
+
+ private:
+  template <class Make>
+  static Plan callAs(void* make) {
+    return (*static_cast<Make*>(make))();
+  }
+  void* object_;
+  Plan (*call_)(void*);
+};
+
+namespace detail {
+// checkedPlan's maker: the plan, checked once (checkPlan) with its
+// executable form (planCode). One type, so Comm::plan's first-call path
+// is compiled once.
+struct CheckedPlanMaker {
+  PlanMaker make;
+  std::string_view key;
+  [[gnu::noinline]] Plan operator()() const {
+    Plan plan = make();
+    plan.schedule = Comm::keyHash(key);
+    checkPlan(plan);
+    plan.code = planCode(plan);
+    plan.checked = true;
+    return plan;
+  }
+};
+}  // namespace detail
+
 // The plan `make()` from comm's cache under `key`; made (on the first
 // call) and checked there once (checkPlan), with its executable form
 // (planCode), so the executor skips the checks that read only the plan on
@@ -129,21 +166,16 @@ inline int segmentsUsed(const char* who, int segments, std::size_t count, Kind k
 // cache otherwise (a test's wrong plan) is checked on every call.
 template <class Make>
 const Plan& checkedPlan(Comm& comm, std::string_view key, Make make) {
-  return comm.plan<Plan>(key, [&] {
-    Plan plan = make();
-    plan.schedule = Comm::keyHash(key);
-    checkPlan(plan);
-    plan.code = planCode(plan);
-    plan.checked = true;
-    return plan;
-  });
+  return comm.plan<Plan>(key, detail::CheckedPlanMaker{PlanMaker(make), key});
 }
 
+namespace detail {
 // cachedPlan's pipelined plans, out of the code of a call without segments.
-template <class Make>
-[[gnu::noinline]] const Plan& segmentedPlan(Comm& comm, const PlanKey& key, int S, Make& make) {
+[[gnu::noinline]] inline const Plan& segmentedPlan(Comm& comm, const PlanKey& key, int S,
+                                                   PlanMaker make) {
   return checkedPlan(comm, key.segmented(S).view(), [&] { return pipelinePlan(make(), S); });
 }
+}  // namespace detail
 // The plan `make()` from comm's cache under `key`, or with S > 1 its
 // pipelinePlan over S segments, cached under key.segmented(S). Inline, as
 // segmentsUsed's common case and checkGroup's test are: a collective's
@@ -153,7 +185,7 @@ template <class Make>
 template <class Make>
 [[gnu::always_inline]] inline const Plan& cachedPlan(Comm& comm, const PlanKey& key, int S, Make make) {
   if (__builtin_expect(S <= 1, 1)) return checkedPlan(comm, key.view(), make);
-  return segmentedPlan(comm, key, S, make);
+  return detail::segmentedPlan(comm, key, S, PlanMaker(make));
 }
 
 namespace detail {

@@ -279,7 +279,9 @@ class Comm {
     const std::uint32_t hash = hashOf(key);
     prefetchCall(hash);
     if (const void* found = findPlan(key, hash, typeid(Plan))) return *static_cast<const Plan*>(found);
-    return addPlan<Plan>(key, hash, make);
+    using Maker = std::remove_reference_t<Make>;
+    return *static_cast<const Plan*>(addPlan(key, hash, typeid(Plan), &madeAs<Plan, Maker>,
+                                             const_cast<void*>(static_cast<const void*>(&make))));
   }
 
  private:
@@ -355,17 +357,25 @@ class Comm {
   [[noreturn, gnu::noinline, gnu::cold]] static void otherType(std::string_view key) {
     throw Error("coll::Comm::plan: '" + std::string(key) + "' holds another type of plan");
   }
-  // The first call's path: makes the plan (out of the lookup's code).
+  // The plan `make` makes, and its hot memory: per Plan type and maker,
+  // only this; the table's code is addPlan's, once.
   template <class Plan, class Make>
-  [[gnu::noinline]] const Plan& addPlan(std::string_view key, std::uint32_t hash, Make& make) {
+  static std::shared_ptr<const void> madeAs(void* make, const void** hot) {
+    auto made = std::make_shared<const Plan>((*static_cast<Make*>(make))());
+    *hot = nullptr;
+    if constexpr (HasHotMemory<Plan>::value) *hot = made->hotMemory();
+    return made;
+  }
+  // The first call's path: makes the plan (out of the lookup's code).
+  [[gnu::noinline]] const void* addPlan(std::string_view key, std::uint32_t hash, const std::type_info& type,
+                                        std::shared_ptr<const void> (*makeAs)(void*, const void**),
+                                        void* make) {
     if (key.size() > kMaxPlanKey)
       throw Error("coll::Comm::plan: the key '" + std::string(key) + "' is longer than " +
                   std::to_string(kMaxPlanKey) + " bytes");
-    auto made = std::make_shared<const Plan>(make());
     const void* hot = nullptr;
-    if constexpr (HasHotMemory<Plan>::value) hot = made->hotMemory();
-    StoredPlan stored{hash, static_cast<std::uint32_t>(key.size()), made.get(), hot,
-                      &typeid(Plan), {}, made};
+    std::shared_ptr<const void> made = makeAs(make, &hot);
+    StoredPlan stored{hash, static_cast<std::uint32_t>(key.size()), made.get(), hot, &type, {}, made};
     std::memcpy(stored.key, key.data(), key.size());
     if (table_.size() < 2 * (numPlans_ + 1)) {  // at most half full: short probes
       std::size_t size = 16;  // a power of two: the index is hash & (size - 1)
@@ -377,7 +387,7 @@ class Comm {
     }
     insert(std::move(stored));
     ++numPlans_;
-    return *made;
+    return made.get();
   }
   void insert(StoredPlan&& stored) {
     const std::size_t mask = table_.size() - 1;
