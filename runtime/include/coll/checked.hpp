@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "coll/error.hpp"
+#include "coll/linkage.hpp"
 #include "coll/transport.hpp"
 
 namespace coll {
@@ -89,7 +90,24 @@ using DescribeCall = std::string (*)(const CallView&);
 
 namespace detail {
 // "0", "0-3", "0, 2, 5-7": ranks in increasing order.
-inline std::string rankList(const std::vector<int>& ranks) {
+std::string rankList(const std::vector<int>& ranks);
+
+// The error every rank raises when the views differ: the same text on
+// every rank, each distinct view once with the ranks that hold it.
+[[noreturn, gnu::cold]]
+void disagreement(const std::vector<CallView>& byRank, DescribeCall describe);
+}  // namespace detail
+
+// Checked mode's agreement: numbers `mine` with the calls checked on
+// `comm` so far, exchanges it with every rank, and returns if all views
+// are the same; otherwise throws, on every rank, the error naming each
+// rank's view. A transport's failure (a rank that never calls: its
+// timeout) is named with this rank's view.
+void agreeOnCall(Comm& comm, CallView mine, DescribeCall describe);
+
+#if COLLC_RUNTIME_DEFINITIONS
+namespace detail {
+COLLC_RUNTIME_INLINE std::string rankList(const std::vector<int>& ranks) {
   std::string text;
   for (std::size_t i = 0; i < ranks.size();) {
     std::size_t j = i;
@@ -102,10 +120,8 @@ inline std::string rankList(const std::vector<int>& ranks) {
   return text;
 }
 
-// The error every rank raises when the views differ: the same text on
-// every rank, each distinct view once with the ranks that hold it.
-[[noreturn, gnu::noinline, gnu::cold]] inline void disagreement(const std::vector<CallView>& byRank,
-                                                                DescribeCall describe) {
+[[gnu::noinline]]
+COLLC_RUNTIME_INLINE void disagreement(const std::vector<CallView>& byRank, DescribeCall describe) {
   std::vector<bool> said(byRank.size());
   std::string text = "coll::checked (COLLC_CHECK): the ranks disagree on a collective call: ";
   bool first = true;
@@ -125,12 +141,7 @@ inline std::string rankList(const std::vector<int>& ranks) {
 }
 }  // namespace detail
 
-// Checked mode's agreement: numbers `mine` with the calls checked on
-// `comm` so far, exchanges it with every rank, and returns if all views
-// are the same; otherwise throws, on every rank, the error naming each
-// rank's view. A transport's failure (a rank that never calls: its
-// timeout) is named with this rank's view.
-inline void agreeOnCall(Comm& comm, CallView mine, DescribeCall describe) {
+COLLC_RUNTIME_INLINE void agreeOnCall(Comm& comm, CallView mine, DescribeCall describe) {
   mine.number = comm.nextCheckedCall();
   const int P = comm.size(), rank = comm.rank();
   if (P == 1) return;
@@ -154,5 +165,6 @@ inline void agreeOnCall(Comm& comm, CallView mine, DescribeCall describe) {
       detail::disagreement(byRank, describe);
     }
 }
+#endif  // COLLC_RUNTIME_DEFINITIONS
 
 }  // namespace coll

@@ -23,6 +23,7 @@
 #include "coll/digits.hpp"
 #include "coll/group_moves.hpp"
 #include "coll/groups.hpp"
+#include "coll/linkage.hpp"
 #include "coll/plan.hpp"
 #include "coll/recording.hpp"
 #include "coll/scans.hpp"
@@ -100,16 +101,8 @@ inline PlanKey scanPlanKey(Kind kind, ScanSchedule schedule) {
 }
 
 namespace detail {
-[[gnu::noinline]] inline int segmentsChecked(const char* who, int segments, std::size_t count, Kind kind,
-                                             std::initializer_list<Kind> kinds, const char* kindsText) {
-  if (segments < 1)
-    throw Error(std::string(who) + ": segments must be >= 1, got " + std::to_string(segments));
-  const int S = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(segments),
-                                                       std::max<std::size_t>(count, 1)));
-  if (S > 1 && std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
-    throw Error(std::string(who) + ": segments pipeline " + kindsText + ", not " + kindName(kind));
-  return S;
-}
+int segmentsChecked(const char* who, int segments, std::size_t count, Kind kind,
+                    std::initializer_list<Kind> kinds, const char* kindsText);
 }  // namespace detail
 
 // The segments a pipelined run of `count` elements uses: `segments`, but
@@ -148,14 +141,7 @@ namespace detail {
 struct CheckedPlanMaker {
   PlanMaker make;
   std::string_view key;
-  [[gnu::noinline]] Plan operator()() const {
-    Plan plan = make();
-    plan.schedule = Comm::keyHash(key);
-    checkPlan(plan);
-    plan.code = planCode(plan);
-    plan.checked = true;
-    return plan;
-  }
+  Plan operator()() const;
 };
 }  // namespace detail
 
@@ -171,10 +157,7 @@ const Plan& checkedPlan(Comm& comm, std::string_view key, Make make) {
 
 namespace detail {
 // cachedPlan's pipelined plans, out of the code of a call without segments.
-[[gnu::noinline]] inline const Plan& segmentedPlan(Comm& comm, const PlanKey& key, int S,
-                                                   PlanMaker make) {
-  return checkedPlan(comm, key.segmented(S).view(), [&] { return pipelinePlan(make(), S); });
-}
+const Plan& segmentedPlan(Comm& comm, const PlanKey& key, int S, PlanMaker make);
 }  // namespace detail
 // The plan `make()` from comm's cache under `key`, or with S > 1 its
 // pipelinePlan over S segments, cached under key.segmented(S). Inline, as
@@ -300,19 +283,7 @@ class OwnBlock {
 
 namespace detail {
 // How checked mode prints a generated call's view.
-inline std::string describeGeneratedCall(const CallView& view) {
-  static const char* const ops[] = {"sum", "prod", "min", "max", "a custom operator",
-                                    "a custom operator in rank order"};
-  std::string text = std::string(kindName(static_cast<Kind>(view.call))) + " of " +
-                     std::to_string(view.bytes) + " B (" + elementName(static_cast<ElementCode>(view.element));
-  if (static_cast<ElementCode>(view.element) == ElementCode::other)
-    text += " of " + std::to_string(view.elementSize) + " B";
-  if (view.op > 0 && view.op <= sizeof ops / sizeof *ops) text += std::string(", ") + ops[view.op - 1];
-  if (view.root >= 0) text += ", root " + std::to_string(view.root);
-  char schedule[16];
-  std::snprintf(schedule, sizeof schedule, "%08x", static_cast<unsigned>(view.schedule));
-  return text + ", schedule " + schedule + ")";
-}
+std::string describeGeneratedCall(const CallView& view);
 
 // Checked mode's agreement before a generated call runs `plan`: the kind,
 // root and schedule, the element type and operator, and the bytes of the
@@ -619,5 +590,50 @@ void runDoubling(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
   parts[0] = {recv, count, send};
   executeOn(comm, plan, PartSpan<T>(parts, 1), op);
 }
+
+#if COLLC_RUNTIME_DEFINITIONS
+namespace detail {
+[[gnu::noinline]]
+COLLC_RUNTIME_INLINE int segmentsChecked(const char* who, int segments, std::size_t count, Kind kind,
+                                         std::initializer_list<Kind> kinds, const char* kindsText) {
+  if (segments < 1)
+    throw Error(std::string(who) + ": segments must be >= 1, got " + std::to_string(segments));
+  const int S = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(segments),
+                                                       std::max<std::size_t>(count, 1)));
+  if (S > 1 && std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+    throw Error(std::string(who) + ": segments pipeline " + kindsText + ", not " + kindName(kind));
+  return S;
+}
+
+[[gnu::noinline]]
+COLLC_RUNTIME_INLINE Plan CheckedPlanMaker::operator()() const {
+  Plan plan = make();
+  plan.schedule = Comm::keyHash(key);
+  checkPlan(plan);
+  plan.code = planCode(plan);
+  plan.checked = true;
+  return plan;
+}
+
+[[gnu::noinline]]
+COLLC_RUNTIME_INLINE const Plan& segmentedPlan(Comm& comm, const PlanKey& key, int S, PlanMaker make) {
+  return checkedPlan(comm, key.segmented(S).view(), [&] { return pipelinePlan(make(), S); });
+}
+
+COLLC_RUNTIME_INLINE std::string describeGeneratedCall(const CallView& view) {
+  static const char* const ops[] = {"sum", "prod", "min", "max", "a custom operator",
+                                    "a custom operator in rank order"};
+  std::string text = std::string(kindName(static_cast<Kind>(view.call))) + " of " +
+                     std::to_string(view.bytes) + " B (" + elementName(static_cast<ElementCode>(view.element));
+  if (static_cast<ElementCode>(view.element) == ElementCode::other)
+    text += " of " + std::to_string(view.elementSize) + " B";
+  if (view.op > 0 && view.op <= sizeof ops / sizeof *ops) text += std::string(", ") + ops[view.op - 1];
+  if (view.root >= 0) text += ", root " + std::to_string(view.root);
+  char schedule[16];
+  std::snprintf(schedule, sizeof schedule, "%08x", static_cast<unsigned>(view.schedule));
+  return text + ", schedule " + schedule + ")";
+}
+}  // namespace detail
+#endif  // COLLC_RUNTIME_DEFINITIONS
 
 }  // namespace coll

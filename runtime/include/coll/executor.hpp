@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "coll/linkage.hpp"
 #include "coll/merge.hpp"
 #include "coll/plan.hpp"
 #include "coll/recording.hpp"
@@ -70,191 +71,25 @@ struct PartSpan {
 // step of it writes, every part named in range, and every local copy
 // pairing as many parts as it reads. Sizes and storage are the layout's,
 // checked on every call.
-inline void checkPlan(const Plan& plan) {
-  const int rank = plan.rank;
-  const std::size_t numParts = static_cast<std::size_t>(plan.parts + plan.scratchParts);
-  const std::vector<PlanStep>& steps = plan.steps;
-  std::vector<char> written(numParts, 0);
-  for (std::size_t first = 0; first < steps.size();) {
-    std::size_t last = first + 1;  // the group [first, last) runs in one exchange
-    const int exchange = steps[first].exchange;
-    while (last < steps.size() && steps[last].exchange == exchange) ++last;
-    for (std::size_t s = first; s < last; ++s) {
-      const PlanStep& step = steps[s];
-      if (step.step >= plan.numSteps || step.step < 0)
-        throw Error("coll::execute: rank " + std::to_string(rank) + "'s plan has step " +
-                    std::to_string(step.step) + " of a program of " +
-                    std::to_string(plan.numSteps) + " steps");
-      if (s > 0 && step.step <= steps[s - 1].step)
-        throw Error("coll::execute: rank " + std::to_string(rank) + "'s plan lists step " +
-                    std::to_string(step.step) + " after step " + std::to_string(steps[s - 1].step));
-      if (exchange > step.step || (s == first && s > 0 && exchange <= steps[s - 1].step))
-        throw Error("coll::execute: rank " + std::to_string(rank) + "'s step " +
-                    std::to_string(step.step) + " runs in the exchange of step " +
-                    std::to_string(exchange));
-    }
-    for (std::size_t s = first; s < last; ++s) {
-      const PlanStep& step = steps[s];
-      auto touch = [&](int p) {
-        if (p < 0 || static_cast<std::size_t>(p) >= numParts)
-          throw Error("coll::execute: the plan names part " + std::to_string(p) + " of " +
-                      std::to_string(numParts));
-        if (written[static_cast<std::size_t>(p)])
-          throw Error("coll::execute: step " + std::to_string(step.step) + " of rank " +
-                      std::to_string(rank) + " touches part " + std::to_string(p) +
-                      ", which an earlier step of its group writes");
-      };
-      for (const PlanMessage& m : step.sends)
-        for (int p : m.parts) touch(p);
-      for (const PlanMessage& m : step.receives) {
-        if (m.peer == rank)
-          for (int p : m.peerParts) touch(p);
-        for (int p : m.parts) touch(p);
-      }
-      if (last - first > 1)
-        for (const PlanMessage& m : step.receives)
-          for (int p : m.parts) written[static_cast<std::size_t>(p)] = 1;
-    }
-    for (std::size_t s = first; s < last; ++s)
-      for (const PlanMessage& m : steps[s].receives)
-        if (m.peer == rank && m.parts.size() != m.peerParts.size())
-          throw Error("coll::execute: step " + std::to_string(steps[s].step) + " of rank " +
-                      std::to_string(rank) + " copies " + std::to_string(m.peerParts.size()) +
-                      " part(s) into " + std::to_string(m.parts.size()));
-    for (std::size_t s = first; s < last; ++s)
-      for (const PlanMessage& m : steps[s].receives)
-        for (int p : m.parts) written[static_cast<std::size_t>(p)] = 0;
-    first = last;
-  }
-}
+void checkPlan(const Plan& plan);
 
 // The executor's form of `plan` (PlanCode), which checkPlan passed: its
 // steps grouped by exchange, each group's sends paired with its remote
 // receives in order (the i-th send with the i-th receive from another
 // rank), each message's first segment in its group's lists, and for each
 // received part whether its group also sends it.
-inline PlanCode planCode(const Plan& plan) {
-  std::vector<PlanCode::Group> groups;
-  std::vector<PlanCode::Step> codeSteps;
-  std::vector<PlanCode::Pair> pairs;
-  std::vector<PlanCode::Message> messages;
-  std::vector<PlanCode::PartRef> parts;
-  std::uint32_t maxSendSegments = 0, maxReceiveSegments = 0, maxPairs = 0, maxReceivedParts = 0;
-  const std::vector<PlanStep>& steps = plan.steps;
-  std::vector<int> sentInGroup;  // the parts the current group sends
-  auto add = [&](const PlanMessage& m, bool local, std::uint32_t segment, bool receive) {
-    PlanCode::Message message;
-    message.peer = m.peer;
-    message.count = static_cast<std::uint32_t>(m.parts.size());
-    message.parts = message.peerParts = static_cast<std::uint32_t>(parts.size());
-    message.segment = segment;
-    for (int p : m.parts) {
-      const bool sentToo = receive && std::find(sentInGroup.begin(), sentInGroup.end(), p) != sentInGroup.end();
-      parts.push_back({p, sentToo ? 1u : 0u});
-    }
-    if (local) {
-      message.peerParts = static_cast<std::uint32_t>(parts.size());
-      for (int p : m.peerParts) parts.push_back({p, 0});
-    }
-    messages.push_back(message);
-    return static_cast<std::int32_t>(messages.size() - 1);
-  };
-  std::vector<std::int32_t> sends, receives;  // the group's remote messages, in order
-  for (std::size_t first = 0; first < steps.size();) {
-    std::size_t last = first + 1;  // the group [first, last) runs in one exchange
-    while (last < steps.size() && steps[last].exchange == steps[first].exchange) ++last;
-    bool empty = true;
-    for (std::size_t s = first; s < last; ++s)
-      empty &= steps[s].sends.empty() && steps[s].receives.empty();
-    if (empty) {
-      first = last;
-      continue;
-    }
-    sentInGroup.clear();
-    for (std::size_t s = first; s < last; ++s)
-      for (const PlanMessage& m : steps[s].sends) sentInGroup.insert(sentInGroup.end(), m.parts.begin(), m.parts.end());
-    PlanCode::Group group;
-    group.exchange = steps[first].exchange;
-    group.firstStep = static_cast<std::uint32_t>(codeSteps.size());
-    std::uint32_t sendSegments = 0, receiveSegments = 0;
-    sends.clear();
-    receives.clear();
-    for (std::size_t s = first; s < last; ++s) {
-      const PlanStep& step = steps[s];
-      PlanCode::Step out;
-      out.step = step.step;
-      out.phase = step.phase;
-      out.action = step.action;
-      out.firstSend = static_cast<std::uint32_t>(messages.size());
-      for (const PlanMessage& m : step.sends) {
-        sends.push_back(add(m, false, sendSegments, false));
-        sendSegments += static_cast<std::uint32_t>(m.parts.size());
-      }
-      out.firstReceive = static_cast<std::uint32_t>(messages.size());
-      for (const PlanMessage& m : step.receives) {
-        const bool local = m.peer == plan.rank;
-        const std::int32_t index = add(m, local, local ? 0 : receiveSegments, true);
-        if (!local) {
-          receives.push_back(index);
-          receiveSegments += static_cast<std::uint32_t>(m.parts.size());
-        }
-        group.receivedParts += static_cast<std::uint32_t>(m.parts.size());
-      }
-      out.endReceive = static_cast<std::uint32_t>(messages.size());
-      codeSteps.push_back(out);
-    }
-    group.endStep = static_cast<std::uint32_t>(codeSteps.size());
-    group.firstPair = static_cast<std::uint32_t>(pairs.size());
-    for (std::size_t i = 0; i < std::max(sends.size(), receives.size()); ++i)
-      pairs.push_back({i < sends.size() ? sends[i] : -1, i < receives.size() ? receives[i] : -1});
-    group.endPair = static_cast<std::uint32_t>(pairs.size());
-    if (last - first == 1 && steps[first].receives.size() == 1 &&
-        steps[first].receives[0].peer == plan.rank) {
-      const PlanMessage& m = steps[first].receives[0];
-      group.direct = true;
-      for (int p : m.parts)
-        group.direct &= std::find(m.peerParts.begin(), m.peerParts.end(), p) == m.peerParts.end();
-    }
-    maxSendSegments = std::max(maxSendSegments, sendSegments);
-    maxReceiveSegments = std::max(maxReceiveSegments, receiveSegments);
-    maxPairs = std::max(maxPairs, group.endPair - group.firstPair);
-    maxReceivedParts = std::max(maxReceivedParts, group.receivedParts);
-    groups.push_back(group);
-    first = last;
-  }
-  std::vector<char> written(static_cast<std::size_t>(plan.parts + plan.scratchParts), 0);
-  for (const PlanStep& step : steps)
-    for (const PlanMessage& m : step.receives)
-      for (int p : m.parts) written[static_cast<std::size_t>(p)] = 1;
-  std::vector<std::int32_t> unwritten;
-  for (std::size_t p = 0; p < written.size(); ++p)
-    if (!written[p]) unwritten.push_back(static_cast<std::int32_t>(p));
-  PlanCode code(groups, codeSteps, pairs, messages, parts, unwritten);
-  code.maxSendSegments = maxSendSegments;
-  code.maxReceiveSegments = maxReceiveSegments;
-  code.maxPairs = maxPairs;
-  code.maxReceivedParts = maxReceivedParts;
-  return code;
-}
+PlanCode planCode(const Plan& plan);
 
 namespace detail {
 // Checks and lowers a plan not marked checked (a test's hand-made plan),
 // on every call; out of the executor's hot path.
-[[gnu::noinline]] inline const PlanCode& uncheckedCode(const Plan& plan, std::optional<PlanCode>& code) {
-  checkPlan(plan);
-  return code.emplace(planCode(plan));
-}
+const PlanCode& uncheckedCode(const Plan& plan, std::optional<PlanCode>& code);
 
-[[noreturn, gnu::noinline, gnu::cold]] inline void noStorage(int rank, int part) {
-  throw Error("coll::execute: rank " + std::to_string(rank) + " has no storage for part " +
-              std::to_string(part) + ", which the plan moves");
-}
+[[noreturn, gnu::cold]]
+void noStorage(int rank, int part);
 
-[[noreturn, gnu::noinline, gnu::cold]] inline void otherSize(int step, int rank, int from, int into) {
-  throw Error("coll::execute: step " + std::to_string(step) + " of rank " + std::to_string(rank) +
-              " copies part " + std::to_string(from) + " into part " + std::to_string(into) +
-              " of another size");
-}
+[[noreturn, gnu::cold]]
+void otherSize(int step, int rank, int from, int into);
 
 // Zeroes the state of n parts (ExecutorBuffers::prepare gives whole
 // 16-byte blocks): a few parts, the common case, in one store rather than
@@ -268,54 +103,24 @@ inline void clearPartState(unsigned char* state, std::size_t n) {
 }
 
 // The parts of `count` entries at `refs`, as the recording takes them.
-inline std::vector<int> partsOf(const PlanCode::PartRef* refs, std::uint32_t count) {
-  std::vector<int> parts(count);
-  for (std::uint32_t j = 0; j < count; ++j) parts[j] = refs[j].part;
-  return parts;
-}
+std::vector<int> partsOf(const PlanCode::PartRef* refs, std::uint32_t count);
 
 // Records what `step` of `rank` received (and, for a local copy or merge,
 // sent itself) and then sent, once its group is filed. Out of line and
 // cold: a call without a recording runs none of it, and its code stays
 // out of the lines the executor's loops run.
-[[gnu::noinline, gnu::cold]] inline void recordStep(Recording& recording, const Plan& plan, int rank,
-                                                    const PlanCode::Step& step,
-                                                    const PlanCode::Message* messages,
-                                                    const PlanCode::PartRef* partList) {
-  const std::string& phase = phaseName(plan, step.phase);
-  for (std::uint32_t i = step.firstReceive; i < step.endReceive; ++i) {
-    const PlanCode::Message& m = messages[i];
-    if (m.peer == rank) {
-      const std::vector<int> from = partsOf(partList + m.peerParts, m.count);
-      recording.sent(step.step, rank, rank, from.data(), m.count);
-    }
-    const std::vector<int> into = partsOf(partList + m.parts, m.count);
-    recording.received(step.step, m.peer, rank, into.data(), m.count, step.action, phase);
-  }
-  for (std::uint32_t i = step.firstSend; i < step.firstReceive; ++i) {
-    const std::vector<int> sent = partsOf(partList + messages[i].parts, messages[i].count);
-    recording.sent(step.step, rank, messages[i].peer, sent.data(), messages[i].count);
-  }
-}
+[[gnu::cold]]
+void recordStep(Recording& recording, const Plan& plan, int rank,
+                const PlanCode::Step& step, const PlanCode::Message* messages,
+                const PlanCode::PartRef* partList);
 
 // A transport's failure (a wait past COLLC_TIMEOUT_MS, a message of
 // another size, MPI's or UCX's error) named with the collective and step.
-[[noreturn, gnu::noinline, gnu::cold]] inline void failedExchange(const Plan& plan, int step,
-                                                                  const Error& e) {
-  throw Error(std::string("coll::execute: ") + kindName(plan.kind) + " on rank " +
-              std::to_string(plan.rank) + " of " + std::to_string(plan.ranks) + ", step " +
-              std::to_string(step) + ": " + e.what());
-}
+[[noreturn, gnu::cold]]
+void failedExchange(const Plan& plan, int step, const Error& e);
 
-[[noreturn, gnu::noinline, gnu::cold]] inline void mismatch(const Plan& plan, int rank, int size,
-                                                            std::size_t parts) {
-  if (rank != plan.rank || size != plan.ranks)
-    throw Error("coll::execute: the plan is for rank " + std::to_string(plan.rank) + " of " +
-                std::to_string(plan.ranks) + ", the transport is rank " + std::to_string(rank) +
-                " of " + std::to_string(size));
-  throw Error("coll::execute: the plan has " + std::to_string(plan.parts + plan.scratchParts) +
-              " parts, the layout " + std::to_string(parts));
-}
+[[noreturn, gnu::cold]]
+void mismatch(const Plan& plan, int rank, int size, std::size_t parts);
 }  // namespace detail
 
 template <class T, class Op>
@@ -490,5 +295,233 @@ void execute(Transport& transport, const Plan& plan, const std::vector<PartView<
              Recording* recording = nullptr, ExecutorBuffers* buffers = nullptr) {
   execute(transport, plan, PartSpan<T>(parts), op, recording, buffers);
 }
+
+#if COLLC_RUNTIME_DEFINITIONS
+COLLC_RUNTIME_INLINE void checkPlan(const Plan& plan) {
+  const int rank = plan.rank;
+  const std::size_t numParts = static_cast<std::size_t>(plan.parts + plan.scratchParts);
+  const std::vector<PlanStep>& steps = plan.steps;
+  std::vector<char> written(numParts, 0);
+  for (std::size_t first = 0; first < steps.size();) {
+    std::size_t last = first + 1;  // the group [first, last) runs in one exchange
+    const int exchange = steps[first].exchange;
+    while (last < steps.size() && steps[last].exchange == exchange) ++last;
+    for (std::size_t s = first; s < last; ++s) {
+      const PlanStep& step = steps[s];
+      if (step.step >= plan.numSteps || step.step < 0)
+        throw Error("coll::execute: rank " + std::to_string(rank) + "'s plan has step " +
+                    std::to_string(step.step) + " of a program of " +
+                    std::to_string(plan.numSteps) + " steps");
+      if (s > 0 && step.step <= steps[s - 1].step)
+        throw Error("coll::execute: rank " + std::to_string(rank) + "'s plan lists step " +
+                    std::to_string(step.step) + " after step " + std::to_string(steps[s - 1].step));
+      if (exchange > step.step || (s == first && s > 0 && exchange <= steps[s - 1].step))
+        throw Error("coll::execute: rank " + std::to_string(rank) + "'s step " +
+                    std::to_string(step.step) + " runs in the exchange of step " +
+                    std::to_string(exchange));
+    }
+    for (std::size_t s = first; s < last; ++s) {
+      const PlanStep& step = steps[s];
+      auto touch = [&](int p) {
+        if (p < 0 || static_cast<std::size_t>(p) >= numParts)
+          throw Error("coll::execute: the plan names part " + std::to_string(p) + " of " +
+                      std::to_string(numParts));
+        if (written[static_cast<std::size_t>(p)])
+          throw Error("coll::execute: step " + std::to_string(step.step) + " of rank " +
+                      std::to_string(rank) + " touches part " + std::to_string(p) +
+                      ", which an earlier step of its group writes");
+      };
+      for (const PlanMessage& m : step.sends)
+        for (int p : m.parts) touch(p);
+      for (const PlanMessage& m : step.receives) {
+        if (m.peer == rank)
+          for (int p : m.peerParts) touch(p);
+        for (int p : m.parts) touch(p);
+      }
+      if (last - first > 1)
+        for (const PlanMessage& m : step.receives)
+          for (int p : m.parts) written[static_cast<std::size_t>(p)] = 1;
+    }
+    for (std::size_t s = first; s < last; ++s)
+      for (const PlanMessage& m : steps[s].receives)
+        if (m.peer == rank && m.parts.size() != m.peerParts.size())
+          throw Error("coll::execute: step " + std::to_string(steps[s].step) + " of rank " +
+                      std::to_string(rank) + " copies " + std::to_string(m.peerParts.size()) +
+                      " part(s) into " + std::to_string(m.parts.size()));
+    for (std::size_t s = first; s < last; ++s)
+      for (const PlanMessage& m : steps[s].receives)
+        for (int p : m.parts) written[static_cast<std::size_t>(p)] = 0;
+    first = last;
+  }
+}
+
+COLLC_RUNTIME_INLINE PlanCode planCode(const Plan& plan) {
+  std::vector<PlanCode::Group> groups;
+  std::vector<PlanCode::Step> codeSteps;
+  std::vector<PlanCode::Pair> pairs;
+  std::vector<PlanCode::Message> messages;
+  std::vector<PlanCode::PartRef> parts;
+  std::uint32_t maxSendSegments = 0, maxReceiveSegments = 0, maxPairs = 0, maxReceivedParts = 0;
+  const std::vector<PlanStep>& steps = plan.steps;
+  std::vector<int> sentInGroup;  // the parts the current group sends
+  auto add = [&](const PlanMessage& m, bool local, std::uint32_t segment, bool receive) {
+    PlanCode::Message message;
+    message.peer = m.peer;
+    message.count = static_cast<std::uint32_t>(m.parts.size());
+    message.parts = message.peerParts = static_cast<std::uint32_t>(parts.size());
+    message.segment = segment;
+    for (int p : m.parts) {
+      const bool sentToo = receive && std::find(sentInGroup.begin(), sentInGroup.end(), p) != sentInGroup.end();
+      parts.push_back({p, sentToo ? 1u : 0u});
+    }
+    if (local) {
+      message.peerParts = static_cast<std::uint32_t>(parts.size());
+      for (int p : m.peerParts) parts.push_back({p, 0});
+    }
+    messages.push_back(message);
+    return static_cast<std::int32_t>(messages.size() - 1);
+  };
+  std::vector<std::int32_t> sends, receives;  // the group's remote messages, in order
+  for (std::size_t first = 0; first < steps.size();) {
+    std::size_t last = first + 1;  // the group [first, last) runs in one exchange
+    while (last < steps.size() && steps[last].exchange == steps[first].exchange) ++last;
+    bool empty = true;
+    for (std::size_t s = first; s < last; ++s)
+      empty &= steps[s].sends.empty() && steps[s].receives.empty();
+    if (empty) {
+      first = last;
+      continue;
+    }
+    sentInGroup.clear();
+    for (std::size_t s = first; s < last; ++s)
+      for (const PlanMessage& m : steps[s].sends) sentInGroup.insert(sentInGroup.end(), m.parts.begin(), m.parts.end());
+    PlanCode::Group group;
+    group.exchange = steps[first].exchange;
+    group.firstStep = static_cast<std::uint32_t>(codeSteps.size());
+    std::uint32_t sendSegments = 0, receiveSegments = 0;
+    sends.clear();
+    receives.clear();
+    for (std::size_t s = first; s < last; ++s) {
+      const PlanStep& step = steps[s];
+      PlanCode::Step out;
+      out.step = step.step;
+      out.phase = step.phase;
+      out.action = step.action;
+      out.firstSend = static_cast<std::uint32_t>(messages.size());
+      for (const PlanMessage& m : step.sends) {
+        sends.push_back(add(m, false, sendSegments, false));
+        sendSegments += static_cast<std::uint32_t>(m.parts.size());
+      }
+      out.firstReceive = static_cast<std::uint32_t>(messages.size());
+      for (const PlanMessage& m : step.receives) {
+        const bool local = m.peer == plan.rank;
+        const std::int32_t index = add(m, local, local ? 0 : receiveSegments, true);
+        if (!local) {
+          receives.push_back(index);
+          receiveSegments += static_cast<std::uint32_t>(m.parts.size());
+        }
+        group.receivedParts += static_cast<std::uint32_t>(m.parts.size());
+      }
+      out.endReceive = static_cast<std::uint32_t>(messages.size());
+      codeSteps.push_back(out);
+    }
+    group.endStep = static_cast<std::uint32_t>(codeSteps.size());
+    group.firstPair = static_cast<std::uint32_t>(pairs.size());
+    for (std::size_t i = 0; i < std::max(sends.size(), receives.size()); ++i)
+      pairs.push_back({i < sends.size() ? sends[i] : -1, i < receives.size() ? receives[i] : -1});
+    group.endPair = static_cast<std::uint32_t>(pairs.size());
+    if (last - first == 1 && steps[first].receives.size() == 1 &&
+        steps[first].receives[0].peer == plan.rank) {
+      const PlanMessage& m = steps[first].receives[0];
+      group.direct = true;
+      for (int p : m.parts)
+        group.direct &= std::find(m.peerParts.begin(), m.peerParts.end(), p) == m.peerParts.end();
+    }
+    maxSendSegments = std::max(maxSendSegments, sendSegments);
+    maxReceiveSegments = std::max(maxReceiveSegments, receiveSegments);
+    maxPairs = std::max(maxPairs, group.endPair - group.firstPair);
+    maxReceivedParts = std::max(maxReceivedParts, group.receivedParts);
+    groups.push_back(group);
+    first = last;
+  }
+  std::vector<char> written(static_cast<std::size_t>(plan.parts + plan.scratchParts), 0);
+  for (const PlanStep& step : steps)
+    for (const PlanMessage& m : step.receives)
+      for (int p : m.parts) written[static_cast<std::size_t>(p)] = 1;
+  std::vector<std::int32_t> unwritten;
+  for (std::size_t p = 0; p < written.size(); ++p)
+    if (!written[p]) unwritten.push_back(static_cast<std::int32_t>(p));
+  PlanCode code(groups, codeSteps, pairs, messages, parts, unwritten);
+  code.maxSendSegments = maxSendSegments;
+  code.maxReceiveSegments = maxReceiveSegments;
+  code.maxPairs = maxPairs;
+  code.maxReceivedParts = maxReceivedParts;
+  return code;
+}
+
+namespace detail {
+[[gnu::noinline]]
+COLLC_RUNTIME_INLINE const PlanCode& uncheckedCode(const Plan& plan, std::optional<PlanCode>& code) {
+  checkPlan(plan);
+  return code.emplace(planCode(plan));
+}
+
+[[gnu::noinline]]
+COLLC_RUNTIME_INLINE void noStorage(int rank, int part) {
+  throw Error("coll::execute: rank " + std::to_string(rank) + " has no storage for part " +
+              std::to_string(part) + ", which the plan moves");
+}
+
+[[gnu::noinline]]
+COLLC_RUNTIME_INLINE void otherSize(int step, int rank, int from, int into) {
+  throw Error("coll::execute: step " + std::to_string(step) + " of rank " + std::to_string(rank) +
+              " copies part " + std::to_string(from) + " into part " + std::to_string(into) +
+              " of another size");
+}
+
+COLLC_RUNTIME_INLINE std::vector<int> partsOf(const PlanCode::PartRef* refs, std::uint32_t count) {
+  std::vector<int> parts(count);
+  for (std::uint32_t j = 0; j < count; ++j) parts[j] = refs[j].part;
+  return parts;
+}
+
+[[gnu::noinline]]
+COLLC_RUNTIME_INLINE void recordStep(Recording& recording, const Plan& plan, int rank,
+                                     const PlanCode::Step& step, const PlanCode::Message* messages,
+                                     const PlanCode::PartRef* partList) {
+  const std::string& phase = phaseName(plan, step.phase);
+  for (std::uint32_t i = step.firstReceive; i < step.endReceive; ++i) {
+    const PlanCode::Message& m = messages[i];
+    if (m.peer == rank) {
+      const std::vector<int> from = partsOf(partList + m.peerParts, m.count);
+      recording.sent(step.step, rank, rank, from.data(), m.count);
+    }
+    const std::vector<int> into = partsOf(partList + m.parts, m.count);
+    recording.received(step.step, m.peer, rank, into.data(), m.count, step.action, phase);
+  }
+  for (std::uint32_t i = step.firstSend; i < step.firstReceive; ++i) {
+    const std::vector<int> sent = partsOf(partList + messages[i].parts, messages[i].count);
+    recording.sent(step.step, rank, messages[i].peer, sent.data(), messages[i].count);
+  }
+}
+
+[[gnu::noinline]]
+COLLC_RUNTIME_INLINE void failedExchange(const Plan& plan, int step, const Error& e) {
+  throw Error(std::string("coll::execute: ") + kindName(plan.kind) + " on rank " +
+              std::to_string(plan.rank) + " of " + std::to_string(plan.ranks) + ", step " +
+              std::to_string(step) + ": " + e.what());
+}
+
+[[gnu::noinline]]
+COLLC_RUNTIME_INLINE void mismatch(const Plan& plan, int rank, int size, std::size_t parts) {
+  if (rank != plan.rank || size != plan.ranks)
+    throw Error("coll::execute: the plan is for rank " + std::to_string(plan.rank) + " of " +
+                std::to_string(plan.ranks) + ", the transport is rank " + std::to_string(rank) +
+                " of " + std::to_string(size));
+  throw Error("coll::execute: the plan has " + std::to_string(plan.parts + plan.scratchParts) +
+              " parts, the layout " + std::to_string(parts));
+}
+}  // namespace detail
+#endif  // COLLC_RUNTIME_DEFINITIONS
 
 }  // namespace coll

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "coll/error.hpp"
+#include "coll/linkage.hpp"
 
 namespace coll {
 
@@ -367,28 +368,9 @@ class Comm {
     return made;
   }
   // The first call's path: makes the plan (out of the lookup's code).
-  [[gnu::noinline]] const void* addPlan(std::string_view key, std::uint32_t hash, const std::type_info& type,
+  const void* addPlan(std::string_view key, std::uint32_t hash, const std::type_info& type,
                                         std::shared_ptr<const void> (*makeAs)(void*, const void**),
-                                        void* make) {
-    if (key.size() > kMaxPlanKey)
-      throw Error("coll::Comm::plan: the key '" + std::string(key) + "' is longer than " +
-                  std::to_string(kMaxPlanKey) + " bytes");
-    const void* hot = nullptr;
-    std::shared_ptr<const void> made = makeAs(make, &hot);
-    StoredPlan stored{hash, static_cast<std::uint32_t>(key.size()), made.get(), hot, &type, {}, made};
-    std::memcpy(stored.key, key.data(), key.size());
-    if (table_.size() < 2 * (numPlans_ + 1)) {  // at most half full: short probes
-      std::size_t size = 16;  // a power of two: the index is hash & (size - 1)
-      while (size < 4 * (numPlans_ + 1)) size *= 2;
-      std::vector<StoredPlan> old(size);
-      old.swap(table_);
-      for (StoredPlan& entry : old)
-        if (entry.plan) insert(std::move(entry));
-    }
-    insert(std::move(stored));
-    ++numPlans_;
-    return made.get();
-  }
+                                        void* make);
   void insert(StoredPlan&& stored) {
     const std::size_t mask = table_.size() - 1;
     std::size_t i = stored.hash & mask;
@@ -412,5 +394,32 @@ class Comm {
   ExecutorBuffers executorBuffers_;
   Workspace workspace_;
 };
+
+#if COLLC_RUNTIME_DEFINITIONS
+[[gnu::noinline]]
+COLLC_RUNTIME_INLINE const void* Comm::addPlan(std::string_view key, std::uint32_t hash,
+                                               const std::type_info& type,
+                                               std::shared_ptr<const void> (*makeAs)(void*, const void**),
+                                               void* make) {
+  if (key.size() > kMaxPlanKey)
+    throw Error("coll::Comm::plan: the key '" + std::string(key) + "' is longer than " +
+                std::to_string(kMaxPlanKey) + " bytes");
+  const void* hot = nullptr;
+  std::shared_ptr<const void> made = makeAs(make, &hot);
+  StoredPlan stored{hash, static_cast<std::uint32_t>(key.size()), made.get(), hot, &type, {}, made};
+  std::memcpy(stored.key, key.data(), key.size());
+  if (table_.size() < 2 * (numPlans_ + 1)) {  // at most half full: short probes
+    std::size_t size = 16;  // a power of two: the index is hash & (size - 1)
+    while (size < 4 * (numPlans_ + 1)) size *= 2;
+    std::vector<StoredPlan> old(size);
+    old.swap(table_);
+    for (StoredPlan& entry : old)
+      if (entry.plan) insert(std::move(entry));
+  }
+  insert(std::move(stored));
+  ++numPlans_;
+  return made.get();
+}
+#endif  // COLLC_RUNTIME_DEFINITIONS
 
 }  // namespace coll
