@@ -410,12 +410,8 @@ int collc::runPolicy(int argc, char **argv) {
   // Errors that need no proof come before the proofs.
   if (failed(checkHeaderInputs(*policy, model ? &*model : nullptr)))
     return kInputError;
-  ProvenSchedules proven;
-  if (!opts.proofCache.empty() && !proven.useDirectory(opts.proofCache))
-    return kInputError;
-  for (CollectiveOp spec : policy->getOps<CollectiveOp>())
-    if (int code = checkAllRankCounts(spec, proven))
-      return code;
+  if (int code = proveBeforeWriting(*policy, opts.proofCache))
+    return code;
 
   std::string header;
   llvm::raw_string_ostream headerOut(header);

@@ -11,9 +11,12 @@
 
 #include "coll/Dialect/CollOps.h"
 #include "coll/Passes/Lowering.h"
+#include "coll/Passes/ProofCache.h"
 #include "coll/Passes/Verify.h"
+#include "coll/Passes/VerifyPasses.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -402,69 +405,30 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
   return report.finish();
 }
 
-/// The largest P a symbolic schedule is proven for before it is compiled.
-static constexpr int64_t kMaxCompiledRanks = 64;
-
-/// Proves the schedule of `spec` before a header is written: for all P at
-/// once where a family proof applies, and per P for the fixed rank count or
-/// every admitted P in 1..64. Returns kViolated or kNotProven at the first
-/// property that is not proven.
-/// What the verifier reads of `spec`: its attributes but its names and
-/// its segments.
-static std::string scheduleKey(CollectiveOp spec) {
-  NamedAttrList attrs(spec->getAttrDictionary());
-  attrs.erase(spec.getSymNameAttrName());
-  attrs.erase(spec.getChoiceOfAttrName());
-  attrs.erase(spec.getSegmentsAttrName());
-  std::string key;
-  llvm::raw_string_ostream os(key);
-  attrs.getDictionary(spec.getContext()).print(os);
-  return key;
-}
-
-int collc::checkAllRankCounts(CollectiveOp spec, ProvenSchedules &proven) {
-  const std::string key = scheduleKey(spec);
-  SmallVector<int64_t> counts;
-  auto admit = [&](int64_t P) {
-    if (!proven.contains(key, P))
-      counts.push_back(P);
-  };
-  if (std::optional<uint64_t> fixed = spec.getNumRanks())
-    admit(static_cast<int64_t>(*fixed));
-  else
-    for (int64_t P = 1; P <= kMaxCompiledRanks; ++P)
-      if (spec.acceptsRanks(P))
-        admit(P);
-  if (counts.empty())
-    return collc::kSuccess;
-  VerifyOptions base;
-  std::vector<PropertyResult> family =
-      spec.getNumRanks() ? std::vector<PropertyResult>{}
-                         : proveFamily(spec, kMaxCompiledRanks, base);
-  for (int64_t P : counts) {
-    for (const PropertyResult &r : verifyRankCount(spec, P, family, base)) {
-      if (r.verdict == Verdict::proven)
-        continue;
-      InFlightDiagnostic diag = spec.emitError()
-                                << "the schedule of '" << spec.getSymName()
-                                << "' is not proven for P = " << P << ": "
-                                << propertyName(r.property) << " "
-                                << verdictName(r.verdict) << ": ";
-      if (r.counterexample)
-        diag << describeCounterexample(*r.counterexample);
-      else
-        diag << r.note;
-      if (r.property == Property::operatorLegality)
-        diag.attachNote()
-            << "a noncommutative operator needs a schedule whose every merge "
-               "joins adjacent runs of ranks, the lower rank's first: a tree "
-               "rooted at rank 0, a scan, or recursive halving on xor(P)";
-      proven.save(key); // what was proven stays proven
-      return r.verdict == Verdict::violated ? collc::kViolated
-                                            : collc::kNotProven;
+int collc::proveBeforeWriting(mlir::ModuleOp module, llvm::StringRef proofCache) {
+  // An unusable cache directory is collc's input error, before any proof.
+  if (!proofCache.empty()) {
+    ProvenSchedules probe;
+    if (std::string error = probe.useDirectory(proofCache); !error.empty()) {
+      llvm::errs() << "collc: error: " << error << "\n";
+      return collc::kInputError;
     }
-    proven.insert(key, P);
   }
-  proven.save(key);
-  return collc::kSuccess;
+  mlir::PassManager pm(module.getContext());
+  ProveRankCountsOptions options;
+  options.proofCache = proofCache.str();
+  ProofOutcome outcome = ProofOutcome::proven;
+  pm.addPass(createProveRankCounts(options, &outcome));
+  if (succeeded(pm.run(module)))
+    return collc::kSuccess;
+  switch (outcome) {
+  case ProofOutcome::violated:
+    return collc::kViolated;
+  case ProofOutcome::notProven:
+    return collc::kNotProven;
+  case ProofOutcome::proven:
+  case ProofOutcome::unusableCache:
+    break;
+  }
+  return collc::kInputError;
 }

@@ -2,7 +2,6 @@
 #ifndef COLLC_VERIFYCOMMAND_H
 #define COLLC_VERIFYCOMMAND_H
 
-#include "ProofCache.h"
 #include "coll/Dialect/CollOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
@@ -48,7 +47,11 @@ int runVerify(mlir::ModuleOp module, const VerifyCommandOptions &options);
 /// to its cache directory if it has one). Reports
 /// the first property not proven as an error at the spec; returns 0,
 /// kViolated or kNotProven (ExitCode.h).
-int checkAllRankCounts(coll::CollectiveOp spec, ProvenSchedules &proven);
+/// Proves every collective of `module` for each rank count it will be
+/// compiled for (the coll-prove-rank-counts pass), with the proof cache in
+/// `proofCache` if not empty: kSuccess, or the exit code of the first
+/// failure (its error printed).
+int proveBeforeWriting(mlir::ModuleOp module, llvm::StringRef proofCache);
 
 } // namespace collc
 

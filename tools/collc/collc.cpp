@@ -283,12 +283,8 @@ int runCompile(ModuleOp module, const Options &opts) {
     return collc::kInputError;
   if (failed(checkHeaderInputs(module, model ? &*model : nullptr)))
     return collc::kInputError;
-  collc::ProvenSchedules proven;
-  if (!opts.proofCache.empty() && !proven.useDirectory(opts.proofCache))
-    return collc::kInputError;
-  for (CollectiveOp spec : specs)
-    if (int code = collc::checkAllRankCounts(spec, proven))
-      return code;
+  if (int code = collc::proveBeforeWriting(module, opts.proofCache))
+    return code;
   std::string header;
   llvm::raw_string_ostream os(header);
   if (failed(emitCppHeader(module, os, opts.cppNamespace,

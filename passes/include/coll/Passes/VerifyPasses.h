@@ -13,6 +13,16 @@ namespace coll {
 #define GEN_PASS_REGISTRATION
 #include "coll/Passes/VerifyPasses.h.inc"
 
+/// How coll-prove-rank-counts ended, for a driver's exit code: every spec
+/// proven, a property violated (a counterexample), one Z3 could not settle,
+/// or a proof cache that cannot be used.
+enum class ProofOutcome { proven, violated, notProven, unusableCache };
+
+/// coll-prove-rank-counts, reporting how it ended in `outcome`.
+std::unique_ptr<mlir::Pass>
+createProveRankCounts(const ProveRankCountsOptions &options,
+                      ProofOutcome *outcome);
+
 } // namespace coll
 
 #endif

@@ -47,4 +47,25 @@ def VerifyOperatorLegality : VerifyPass<"coll-verify-operator-legality",
     ranks, so the result is the rank-ordered fold.
   }]>;
 
+def ProveRankCounts : Pass<"coll-prove-rank-counts", "mlir::ModuleOp"> {
+  let summary = "Prove every collective spec for each rank count it admits";
+  let description = [{
+    What `collc compile` and `collc policy` do before they write code:
+    every `coll.collective` is expanded and its matching, ownership,
+    coverage and operator legality proven with Z3 for its fixed rank count,
+    or for every rank count in 1..64 it admits (with its family's proof
+    for all P where one applies). The first property not proven is an
+    error at the spec naming P, the property and the counterexample or Z3's
+    reason, and the pass fails; the module is not changed. With
+    `proof-cache`, proofs this same executable made before are reused and
+    new ones kept (docs/collc.md, "The proof cache"); a spec's proofs are
+    keyed by what the verifier reads of it, so `segments = auto`'s
+    candidates and a renamed collective share them.
+  }];
+  let options = [
+    Option<"proofCache", "proof-cache", "std::string", /*default=*/"\"\"",
+           "A directory of proofs kept across runs of this executable">
+  ];
+}
+
 #endif // COLL_VERIFY_PASSES_TD

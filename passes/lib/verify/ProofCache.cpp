@@ -1,5 +1,5 @@
-//===- ProofCache.cpp - proofs kept across collc runs ---------------------===//
-#include "ProofCache.h"
+//===- ProofCache.cpp - proofs kept across runs --------------------------===//
+#include "coll/Passes/ProofCache.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -14,7 +14,7 @@
 
 #include <array>
 
-using namespace collc;
+using namespace coll;
 
 namespace {
 
@@ -63,7 +63,7 @@ std::string gnuBuildId() {
 
 } // namespace
 
-std::string collc::executableIdentity() {
+std::string coll::executableIdentity() {
   if (std::string id = gnuBuildId(); !id.empty())
     return "build-id " + id;
   std::string self = llvm::sys::fs::getMainExecutable(
@@ -78,21 +78,16 @@ std::string collc::executableIdentity() {
   return "sha256 " + hexDigest(hash);
 }
 
-bool ProvenSchedules::useDirectory(llvm::StringRef dir) {
+std::string ProvenSchedules::useDirectory(llvm::StringRef dir) {
   identity = executableIdentity();
-  if (identity.empty()) {
-    llvm::errs() << "collc: error: cannot identify this collc executable (no "
-                    "build ID, and its file cannot be read) to key a proof "
-                    "cache\n";
-    return false;
-  }
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-    llvm::errs() << "collc: error: cannot make the proof cache directory '"
-                 << dir << "': " << ec.message() << "\n";
-    return false;
-  }
+  if (identity.empty())
+    return "cannot identify this executable (no build ID, and its file cannot "
+           "be read) to key a proof cache";
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return "cannot make the proof cache directory '" + dir.str() +
+           "': " + ec.message();
   directory = dir.str();
-  return true;
+  return "";
 }
 
 std::string ProvenSchedules::path(const std::string &key) const {

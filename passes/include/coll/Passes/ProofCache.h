@@ -1,7 +1,7 @@
-//===- ProofCache.h - proofs kept across collc runs -------------*- C++ -*-===//
+//===- ProofCache.h - proofs kept across runs ------------------*- C++ -*-===//
 //
 // `collc compile` and `collc policy` prove a schedule for every admitted P
-// before they write code for it. The same examples are compiled by many
+// before they write code for it (the coll-prove-rank-counts pass). The same examples are compiled by many
 // targets and by both MPI trees; a proof cache directory lets a later run
 // of the *same collc executable* reuse what an earlier one proved, instead
 // of proving it again.
@@ -15,8 +15,8 @@
 // edited entry is believed (docs/collc.md, "The proof cache").
 //
 //===----------------------------------------------------------------------===//
-#ifndef COLLC_PROOFCACHE_H
-#define COLLC_PROOFCACHE_H
+#ifndef COLL_PASSES_PROOFCACHE_H
+#define COLL_PASSES_PROOFCACHE_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -25,17 +25,17 @@
 #include <string>
 #include <utility>
 
-namespace collc {
+namespace coll {
 
 /// The (schedule key, P) pairs proven: by this command (the candidates of
 /// `segments = auto` share a key, so their proofs are one proof) and, with
 /// a cache directory, by earlier runs of this executable.
 class ProvenSchedules {
 public:
-  /// Keeps proofs in `dir` too (made if missing). False, with the error
-  /// printed, when the directory cannot be made or this executable has no
+  /// Keeps proofs in `dir` too (made if missing). The error, empty on
+  /// success: the directory cannot be made, or this executable has no
   /// identity.
-  bool useDirectory(llvm::StringRef dir);
+  std::string useDirectory(llvm::StringRef dir);
 
   bool contains(const std::string &key, int64_t P);
   void insert(const std::string &key, int64_t P);
@@ -58,6 +58,6 @@ private:
 /// neither can be read.
 std::string executableIdentity();
 
-} // namespace collc
+} // namespace coll
 
 #endif
