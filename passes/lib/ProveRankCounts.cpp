@@ -107,8 +107,8 @@ struct ProveRankCountsPass
   ProofOutcome run() {
     ProvenSchedules proven;
     if (!proofCache.empty())
-      if (std::string error = proven.useDirectory(proofCache); !error.empty()) {
-        getOperation().emitError(error);
+      if (std::optional<std::string> error = proven.useDirectory(proofCache)) {
+        getOperation().emitError(*error);
         return ProofOutcome::unusableCache;
       }
     for (CollectiveOp spec : getOperation().getOps<CollectiveOp>())

@@ -409,8 +409,8 @@ int collc::proveBeforeWriting(mlir::ModuleOp module, llvm::StringRef proofCache)
   // An unusable cache directory is collc's input error, before any proof.
   if (!proofCache.empty()) {
     ProvenSchedules probe;
-    if (std::string error = probe.useDirectory(proofCache); !error.empty()) {
-      llvm::errs() << "collc: error: " << error << "\n";
+    if (std::optional<std::string> error = probe.useDirectory(proofCache)) {
+      llvm::errs() << "collc: error: " << *error << "\n";
       return collc::kInputError;
     }
   }

@@ -40,17 +40,11 @@ std::optional<std::string> parseRankList(llvm::StringRef text,
 /// disagrees (with --cross-check).
 int runVerify(mlir::ModuleOp module, const VerifyCommandOptions &options);
 
-/// Proves the schedule of `spec` before code is generated for it (compile,
-/// policy): for all P at once where a family proof applies, and per P for
-/// the fixed rank count or every admitted P in 1..64, except the P
-/// `proven` holds for the same schedule (which it then records, and saves
-/// to its cache directory if it has one). Reports
-/// the first property not proven as an error at the spec; returns 0,
-/// kViolated or kNotProven (ExitCode.h).
 /// Proves every collective of `module` for each rank count it will be
 /// compiled for (the coll-prove-rank-counts pass), with the proof cache in
 /// `proofCache` if not empty: kSuccess, or the exit code of the first
-/// failure (its error printed).
+/// failure (ExitCode.h: kViolated, kNotProven, or kInputError for an
+/// unusable cache directory), its error printed.
 int proveBeforeWriting(mlir::ModuleOp module, llvm::StringRef proofCache);
 
 } // namespace collc

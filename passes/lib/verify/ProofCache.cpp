@@ -78,16 +78,16 @@ std::string coll::executableIdentity() {
   return "sha256 " + hexDigest(hash);
 }
 
-std::string ProvenSchedules::useDirectory(llvm::StringRef dir) {
+std::optional<std::string> ProvenSchedules::useDirectory(llvm::StringRef dir) {
   identity = executableIdentity();
   if (identity.empty())
-    return "cannot identify this executable (no build ID, and its file cannot "
-           "be read) to key a proof cache";
+    return std::string("cannot identify this executable (no build ID, and "
+                       "its file cannot be read) to key a proof cache");
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return "cannot make the proof cache directory '" + dir.str() +
            "': " + ec.message();
   directory = dir.str();
-  return "";
+  return std::nullopt;
 }
 
 std::string ProvenSchedules::path(const std::string &key) const {

@@ -369,8 +369,7 @@ class Comm {
   }
   // The first call's path: makes the plan (out of the lookup's code).
   const void* addPlan(std::string_view key, std::uint32_t hash, const std::type_info& type,
-                                        std::shared_ptr<const void> (*makeAs)(void*, const void**),
-                                        void* make);
+                      std::shared_ptr<const void> (*makeAs)(void*, const void**), void* make);
   void insert(StoredPlan&& stored) {
     const std::size_t mask = table_.size() - 1;
     std::size_t i = stored.hash & mask;

@@ -1,10 +1,10 @@
 //===- ProofCache.h - proofs kept across runs ------------------*- C++ -*-===//
 //
 // `collc compile` and `collc policy` prove a schedule for every admitted P
-// before they write code for it (the coll-prove-rank-counts pass). The same examples are compiled by many
-// targets and by both MPI trees; a proof cache directory lets a later run
-// of the *same collc executable* reuse what an earlier one proved, instead
-// of proving it again.
+// before they write code for it (the coll-prove-rank-counts pass). The
+// same examples are compiled by many targets and by both MPI trees; a
+// proof cache directory lets a later run of the *same collc executable*
+// reuse what an earlier one proved, instead of proving it again.
 //
 // One file per schedule, named by a digest of (this executable's identity,
 // the schedule's key); it holds both in full and the P proven. A file from
@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -32,10 +33,9 @@ namespace coll {
 /// a cache directory, by earlier runs of this executable.
 class ProvenSchedules {
 public:
-  /// Keeps proofs in `dir` too (made if missing). The error, empty on
-  /// success: the directory cannot be made, or this executable has no
-  /// identity.
-  std::string useDirectory(llvm::StringRef dir);
+  /// Keeps proofs in `dir` too (made if missing). An error message when
+  /// the directory cannot be made or this executable has no identity.
+  std::optional<std::string> useDirectory(llvm::StringRef dir);
 
   bool contains(const std::string &key, int64_t P);
   void insert(const std::string &key, int64_t P);
