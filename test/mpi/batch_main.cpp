@@ -1,7 +1,8 @@
 // One mpirun launch runs the checks of several examples: each example's
-// check (check_allreduce.cpp, ...) is compiled alone with its own header
-// and defines, and this program calls their entry points in turn (the list
-// in COLLC_BATCH_LIST, written by test/CMakeLists.txt's collc_mpi_program).
+// check (check_allreduce.cpp, ...) is read with its own header and macros
+// (into units of a few examples each), and this program calls their entry
+// points in turn (the list in COLLC_BATCH_LIST, written by
+// test/CMakeLists.txt's collc_mpi_program).
 // Launching a program costs more than most checks (0.3 s at P = 1, 1 s at
 // P = 8 oversubscribed), so one launch a P, not one an example.
 //   check_GROUP [EXAMPLE...]   (none named: every example of the group)

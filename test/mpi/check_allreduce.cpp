@@ -1,10 +1,11 @@
 // End-to-end check of one collc allreduce schedule against MPI_Allreduce.
-// Build with -DCOLLC_HEADER="\"schedule.hpp\"" -DCOLLC_FN=schedule and run
-// under mpirun with any number of ranks.
+// Read once per example, with COLLC_HEADER and COLLC_FN defined
+// (check_common.hpp); run under mpirun with any number of ranks.
 
 #include "check_common.hpp"
+#include COLLC_HEADER
 
-namespace {
+COLLC_EXAMPLE_BEGIN
 
 template <class T, class Op>
 void runCase(coll::Comm& comm, OpKind kind, Op op, std::size_t count, bool inplace) {
@@ -20,7 +21,7 @@ void runCase(coll::Comm& comm, OpKind kind, Op op, std::size_t count, bool inpla
   T* out = inplace ? send.data() : recv.data();
   collc::COLLC_FN(comm, send.data(), out, count, op);
 
-  checkResult(comm, kind, count, inplace, expected.data(), out, count, in, send);
+  checkResult(kName, comm, kind, count, inplace, expected.data(), out, count, in, send);
 }
 
 // Returns the number of cases run.
@@ -53,11 +54,11 @@ int runAll(coll::Comm& comm) {
   return cases + 1;
 }
 
-}  // namespace
-
-COLLC_CHECK_ENTRY {
-  return checkExample(runAll, [](coll::Comm& comm) {
+int check() {
+  return checkExample(kName, collc::COLLC_CAT(COLLC_FN, _accepts), runAll, [](coll::Comm& comm) {
     std::vector<std::int64_t> buf(7, 1);
     collc::COLLC_FN(comm, buf.data(), buf.data(), buf.size(), coll::Sum{});
   });
 }
+
+COLLC_EXAMPLE_END

@@ -1,13 +1,14 @@
 // End-to-end check of one collc alltoall schedule against MPI_Alltoall, out
-// of place and in place (send == recv). Build with
-// -DCOLLC_HEADER="\"schedule.hpp\"" -DCOLLC_FN=schedule and run under mpirun
-// with any number of ranks.
+// of place and in place (send == recv). Read once per example, with
+// COLLC_HEADER and COLLC_FN defined (check_common.hpp); run under mpirun with
+// any number of ranks.
 
 #include "check_common.hpp"
+#include COLLC_HEADER
 
 #include <algorithm>
 
-namespace {
+COLLC_EXAMPLE_BEGIN
 
 template <class T>
 void runCase(coll::Comm& comm, std::size_t count, bool inplace) {
@@ -21,7 +22,7 @@ void runCase(coll::Comm& comm, std::size_t count, bool inplace) {
   std::vector<T> send = in, recv(total, T(-12345));
   T* out = inplace ? send.data() : recv.data();
   collc::COLLC_FN(comm, send.data(), out, count);
-  checkResult(comm, OpKind::Sum, count, inplace, expected.data(), out, total, in, send);
+  checkResult(kName, comm, OpKind::Sum, count, inplace, expected.data(), out, total, in, send);
 }
 
 // Returns the number of cases run.
@@ -47,11 +48,11 @@ int runAll(coll::Comm& comm) {
   return cases;
 }
 
-}  // namespace
-
-COLLC_CHECK_ENTRY {
-  return checkExample(runAll, [](coll::Comm& comm) {
+int check() {
+  return checkExample(kName, collc::COLLC_CAT(COLLC_FN, _accepts), runAll, [](coll::Comm& comm) {
     std::vector<std::int64_t> buf(static_cast<std::size_t>(comm.size()) * 7, 1);
     collc::COLLC_FN(comm, buf.data(), buf.data(), 7);
   });
 }
+
+COLLC_EXAMPLE_END

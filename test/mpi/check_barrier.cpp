@@ -1,16 +1,17 @@
-// End-to-end check of one collc barrier: rank r enters r * 20 ms late, and
-// no rank may leave before the last one has entered (entry and exit times
-// from the host's monotonic clock -- MPI_Wtime need not be global -- which
-// the test's ranks share, gathered with MPI_Allgather). Repeated calls
-// must not cross-match. Build with -DCOLLC_HEADER="\"schedule.hpp\""
-// -DCOLLC_FN=schedule and run under mpirun with any number of ranks.
+// End-to-end check of one collc barrier: rank r enters r * 20 ms late, and no
+// rank may leave before the last one has entered (entry and exit times from
+// the host's monotonic clock -- MPI_Wtime need not be global -- which the
+// test's ranks share, gathered with MPI_Allgather). Repeated calls must not
+// cross-match. Read once per example, with COLLC_HEADER and COLLC_FN defined
+// (check_common.hpp); run under mpirun with any number of ranks.
 
 #include "check_common.hpp"
+#include COLLC_HEADER
 
 #include <chrono>
 #include <thread>
 
-namespace {
+COLLC_EXAMPLE_BEGIN
 
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -45,8 +46,8 @@ int runAll(coll::Comm& comm) {
   return cases + 1;
 }
 
-}  // namespace
-
-COLLC_CHECK_ENTRY {
-  return checkExample(runAll, [](coll::Comm& comm) { collc::COLLC_FN(comm); });
+int check() {
+  return checkExample(kName, collc::COLLC_CAT(COLLC_FN, _accepts), runAll, [](coll::Comm& comm) { collc::COLLC_FN(comm); });
 }
+
+COLLC_EXAMPLE_END

@@ -1,12 +1,13 @@
 // End-to-end check of one collc reduce_scatter schedule against
-// MPI_Reduce_scatter_block (-DCOLLC_REDUCE_SCATTER) or one allgather
-// schedule against MPI_Allgather (-DCOLLC_ALLGATHER). Build with
-// -DCOLLC_HEADER="\"schedule.hpp\"" -DCOLLC_FN=schedule and run under
-// mpirun with any number of ranks.
+// MPI_Reduce_scatter_block (COLLC_REDUCE_SCATTER) or one allgather schedule
+// against MPI_Allgather (COLLC_ALLGATHER). Read once per example, with
+// COLLC_HEADER and COLLC_FN defined (check_common.hpp); run under mpirun with
+// any number of ranks.
 
 #include "check_common.hpp"
+#include COLLC_HEADER
 
-namespace {
+COLLC_EXAMPLE_BEGIN
 
 // `count` elements per block; every rank contributes P blocks
 // (reduce_scatter) or one (allgather).
@@ -40,7 +41,7 @@ void runCase(coll::Comm& comm, OpKind kind, [[maybe_unused]] Op op, std::size_t 
   const std::size_t checked = total;
 #endif
 
-  checkResult(comm, kind, count, inplace, expected.data(), out, checked, in, send);
+  checkResult(kName, comm, kind, count, inplace, expected.data(), out, checked, in, send);
 }
 
 // Returns the number of cases run.
@@ -60,10 +61,8 @@ int runAll(coll::Comm& comm) {
   return cases;
 }
 
-}  // namespace
-
-COLLC_CHECK_ENTRY {
-  return checkExample(runAll, [](coll::Comm& comm) {
+int check() {
+  return checkExample(kName, collc::COLLC_CAT(COLLC_FN, _accepts), runAll, [](coll::Comm& comm) {
     std::vector<std::int64_t> buf(static_cast<std::size_t>(comm.size()) * 7, 1);
 #if defined(COLLC_REDUCE_SCATTER)
     collc::COLLC_FN(comm, buf.data(), buf.data(), 7, coll::Sum{});
@@ -72,3 +71,5 @@ COLLC_CHECK_ENTRY {
 #endif
   });
 }
+
+COLLC_EXAMPLE_END

@@ -1,6 +1,9 @@
 // Shared by the MPI checks: deterministic inputs, tolerances, failure
-// reports, the rejection check and each example's entry point. Include
-// after defining COLLC_HEADER and COLLC_FN.
+// reports, the rejection check and each example's entry point. A check
+// source (check_allreduce.cpp, ...) is read once per example, with
+// COLLC_HEADER and COLLC_FN (and its own switches) defined: the examples
+// of one program share one translation unit, and so the runtime's
+// instantiations (test/CMakeLists.txt, collc_mpi_program).
 #pragma once
 
 // First, so mpi.h is read through the runtime's warning-clean include.
@@ -18,19 +21,12 @@
 #include <type_traits>
 #include <vector>
 
-#if !defined(COLLC_HEADER) || !defined(COLLC_FN)
-#error "define COLLC_HEADER (quoted header path) and COLLC_FN (schedule name)"
-#endif
-#include COLLC_HEADER
-
 #define COLLC_CAT_(a, b) a##b
 #define COLLC_CAT(a, b) COLLC_CAT_(a, b)
 #define COLLC_STR_(x) #x
 #define COLLC_STR(x) COLLC_STR_(x)
 
 namespace {
-
-const char* const kName = COLLC_STR(COLLC_FN);
 
 [[noreturn]] void fail(const std::string& message) {
   std::cerr << message << std::endl;
@@ -126,12 +122,12 @@ int forEachReduction(Run run) {
 // call ran in place checks that `send` still equals `in`; a failure names
 // every parameter of the case.
 template <class T>
-void checkResult(coll::Comm& comm, OpKind kind, std::size_t count, bool inplace, const T* expected,
+void checkResult(const char* name, coll::Comm& comm, OpKind kind, std::size_t count, bool inplace, const T* expected,
                  const T* got, std::size_t n, const std::vector<T>& in, const std::vector<T>& send) {
   const int rank = comm.rank(), P = comm.size();
   auto where = [&](std::size_t i) {
     std::ostringstream s;
-    s << "FAIL " << kName << " P=" << P << " type=" << TypeInfo<T>::name() << " op=" << opName(kind)
+    s << "FAIL " << name << " P=" << P << " type=" << TypeInfo<T>::name() << " op=" << opName(kind)
       << " count=" << count << " inplace=" << (inplace ? 1 : 0) << " rank=" << rank << " index=" << i << ": ";
     s.precision(17);
     return s;
@@ -151,10 +147,10 @@ void checkResult(coll::Comm& comm, OpKind kind, std::size_t count, bool inplace,
       }
 }
 
-// `call` runs the collective on a communicator size the spec does not
+// `call` runs the example `name` on a communicator size its spec does not
 // admit; it must throw coll::Error naming the size.
 template <class Call>
-void checkRejected(coll::Comm& comm, Call call) {
+void checkRejected(const char* name, coll::Comm& comm, Call call) {
   const int P = comm.size();
   const std::string want = "communicator size " + std::to_string(P);
   try {
@@ -162,38 +158,47 @@ void checkRejected(coll::Comm& comm, Call call) {
   } catch (const coll::Error& e) {
     const std::string message = e.what();
     if (message.find(want) == std::string::npos)
-      fail(std::string("FAIL ") + kName + " P=" + std::to_string(P) + " rejected with unexpected message: " + message);
-    if (comm.rank() == 0) std::cout << "PASS " << kName << " P=" << P << " rejected: " << message << std::endl;
+      fail(std::string("FAIL ") + name + " P=" + std::to_string(P) + " rejected with unexpected message: " + message);
+    if (comm.rank() == 0) std::cout << "PASS " << name << " P=" << P << " rejected: " << message << std::endl;
     return;
   }
-  fail(std::string("FAIL ") + kName + " P=" + std::to_string(P) + " was not rejected");
+  fail(std::string("FAIL ") + name + " P=" + std::to_string(P) + " was not rejected");
 }
 
-// One example's check, as its batch program (batch_main.cpp) calls it
-// after MPI_Init: every case on an admitted size, the rejection
-// otherwise, and one PASS line from rank 0 when every rank got through.
+// The check of the example `name` whose spec admits the sizes `accepts`
+// says, as its batch program (batch_main.cpp) calls it after MPI_Init:
+// every case on an admitted size, the rejection otherwise, and one PASS
+// line from rank 0 when every rank got through.
 template <class RunAll, class Reject>
-int checkExample(RunAll runAll, Reject reject) {
+int checkExample(const char* name, bool (*accepts)(int), RunAll runAll, Reject reject) {
   int worldRank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &worldRank);
   try {
     coll::Comm comm{MPI_COMM_WORLD};
-    if (!collc::COLLC_CAT(COLLC_FN, _accepts)(comm.size())) {
-      checkRejected(comm, reject);
+    if (!accepts(comm.size())) {
+      checkRejected(name, comm, reject);
     } else {
       const int cases = runAll(comm);
       MPI_Barrier(MPI_COMM_WORLD);  // no PASS line unless every rank got here
-      if (comm.rank() == 0) std::cout << "PASS " << kName << " P=" << comm.size() << " (" << cases << " cases)" << std::endl;
+      if (comm.rank() == 0) std::cout << "PASS " << name << " P=" << comm.size() << " (" << cases << " cases)" << std::endl;
     }
   } catch (const coll::Error& e) {
-    fail(std::string("FAIL ") + kName + " rank=" + std::to_string(worldRank) + ": coll::Error: " + e.what());
+    fail(std::string("FAIL ") + name + " rank=" + std::to_string(worldRank) + ": coll::Error: " + e.what());
   }
   return 0;
 }
 
 }  // namespace
 
-// The example's entry point, named after it (collc_check_ring, ...): one
-// batch program links the checks of several examples (test/CMakeLists.txt,
-// collc_mpi_check).
-#define COLLC_CHECK_ENTRY int COLLC_CAT(collc_check_, COLLC_FN)()
+// A check source's per-example part, around its cases and its `check()`:
+// a namespace of the example's own (example_ring, ...), where kName is
+// the example's name, and the entry point batch_main.cpp calls, named
+// after the example (collc_check_ring, ...).
+#define COLLC_EXAMPLE_BEGIN                 \
+  namespace {                               \
+  namespace COLLC_CAT(example_, COLLC_FN) { \
+  [[maybe_unused]] const char* const kName = COLLC_STR(COLLC_FN);
+#define COLLC_EXAMPLE_END \
+  }                       \
+  }                       \
+  int COLLC_CAT(collc_check_, COLLC_FN)() { return COLLC_CAT(example_, COLLC_FN)::check(); }

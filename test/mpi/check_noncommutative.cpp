@@ -1,15 +1,16 @@
-// End-to-end check of a collc schedule declared `custom noncommutative`
-// with decimal concatenation (associative, not commutative: 12 op 3 = 123)
-// against the MPI library with the same operator created non-commutative
-// (MPI then folds in rank order): -DCOLLC_REDUCE (MPI_Reduce to rank 0),
-// -DCOLLC_ALLREDUCE (MPI_Allreduce), -DCOLLC_SCAN (MPI_Scan) or
-// -DCOLLC_EXSCAN (MPI_Exscan; rank 0's result is undefined). Build with
-// -DCOLLC_HEADER="\"schedule.hpp\"" -DCOLLC_FN=schedule and run under
-// mpirun with up to 8 ranks (one digit per rank fits in int64).
+// End-to-end check of a collc schedule declared `custom noncommutative` with
+// decimal concatenation (associative, not commutative: 12 op 3 = 123) against
+// the MPI library with the same operator created non-commutative (MPI then
+// folds in rank order): COLLC_REDUCE (MPI_Reduce to rank 0), COLLC_ALLREDUCE
+// (MPI_Allreduce), COLLC_SCAN (MPI_Scan) or COLLC_EXSCAN (MPI_Exscan; rank
+// 0's result is undefined). Read once per example, with COLLC_HEADER and
+// COLLC_FN defined (check_common.hpp); run under mpirun with up to 8 ranks
+// (one digit per rank fits in int64).
 
 #include "check_common.hpp"
+#include COLLC_HEADER
 
-namespace {
+COLLC_EXAMPLE_BEGIN
 
 // a op b = the digits of a followed by those of b (b > 0).
 struct Concat {
@@ -53,7 +54,7 @@ void runCase(coll::Comm& comm, MPI_Op mpiConcat, std::size_t count, bool inplace
   collc::COLLC_FN(comm, send.data(), out, count, Concat{});
   const std::size_t checked = count;
 #endif
-  checkResult(comm, OpKind::Sum, count, inplace, expected.data(), out, checked, in, send);
+  checkResult(kName, comm, OpKind::Sum, count, inplace, expected.data(), out, checked, in, send);
 }
 
 int runAll(coll::Comm& comm) {
@@ -69,11 +70,11 @@ int runAll(coll::Comm& comm) {
   return cases;
 }
 
-}  // namespace
-
-COLLC_CHECK_ENTRY {
-  return checkExample(runAll, [](coll::Comm& comm) {
+int check() {
+  return checkExample(kName, collc::COLLC_CAT(COLLC_FN, _accepts), runAll, [](coll::Comm& comm) {
     std::vector<std::int64_t> buf(7, 1), out(7);
     collc::COLLC_FN(comm, buf.data(), out.data(), 7, Concat{});
   });
 }
+
+COLLC_EXAMPLE_END

@@ -1,12 +1,13 @@
 // End-to-end check of one collc rooted schedule against the MPI library:
-// -DCOLLC_BROADCAST (MPI_Bcast), -DCOLLC_REDUCE (MPI_Reduce), -DCOLLC_GATHER
-// (MPI_Gather) or -DCOLLC_SCATTER (MPI_Scatter). The root comes from the
-// generated header (NAME_root), or with -DCOLLC_ANY_ROOT (a `root = any`
-// spec) every rank is the root in turn, passed as the call's argument.
-// Build with -DCOLLC_HEADER="\"schedule.hpp\"" -DCOLLC_FN=schedule and run
+// COLLC_BROADCAST (MPI_Bcast), COLLC_REDUCE (MPI_Reduce), COLLC_GATHER
+// (MPI_Gather) or COLLC_SCATTER (MPI_Scatter). The root comes from the
+// generated header (NAME_root), or with COLLC_ANY_ROOT (a `root = any` spec)
+// every rank is the root in turn, passed as the call's argument. Read once
+// per example, with COLLC_HEADER and COLLC_FN defined (check_common.hpp); run
 // under mpirun with any number of ranks.
 
 #include "check_common.hpp"
+#include COLLC_HEADER
 
 // The root argument of a `root = any` schedule's call.
 #if defined(COLLC_ANY_ROOT)
@@ -15,7 +16,7 @@
 #define ROOT_ARGUMENT(root)
 #endif
 
-namespace {
+COLLC_EXAMPLE_BEGIN
 
 // `inplace` is MPI_IN_PLACE at the root where MPI allows it (reduce,
 // gather, scatter); elsewhere non-roots pass null for the buffer MPI
@@ -71,7 +72,7 @@ void runCase(coll::Comm& comm, OpKind kind, [[maybe_unused]] Op op, std::size_t 
   const std::size_t checked = count;
   if (root && inplace) in = send;  // the in-place root's send is its output
 #endif
-  checkResult(comm, kind, count, inplace, expected.data(), out, checked, in, send);
+  checkResult(kName, comm, kind, count, inplace, expected.data(), out, checked, in, send);
 }
 
 #if defined(COLLC_ANY_ROOT)
@@ -130,10 +131,8 @@ int runAll(coll::Comm& comm) {
   return cases;
 }
 
-}  // namespace
-
-COLLC_CHECK_ENTRY {
-  return checkExample(runAll, [](coll::Comm& comm) {
+int check() {
+  return checkExample(kName, collc::COLLC_CAT(COLLC_FN, _accepts), runAll, [](coll::Comm& comm) {
     std::vector<std::int64_t> buf(static_cast<std::size_t>(comm.size()) * 7, 1),
         out(buf.size());
 #if defined(COLLC_BROADCAST)
@@ -145,3 +144,6 @@ COLLC_CHECK_ENTRY {
 #endif
   });
 }
+
+COLLC_EXAMPLE_END
+#undef ROOT_ARGUMENT

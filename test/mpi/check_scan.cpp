@@ -1,13 +1,14 @@
 // End-to-end check of one collc scan schedule against MPI_Scan, or with
-// -DCOLLC_EXCLUSIVE against MPI_Exscan (rank 0's result is not compared:
-// MPI leaves it undefined; the init overload is checked against
-// std::exclusive_scan's rule instead). Build with
-// -DCOLLC_HEADER="\"schedule.hpp\"" -DCOLLC_FN=schedule and run under
-// mpirun with any number of ranks.
+// COLLC_EXCLUSIVE against MPI_Exscan (rank 0's result is not compared: MPI
+// leaves it undefined; the init overload is checked against
+// std::exclusive_scan's rule instead). Read once per example, with
+// COLLC_HEADER and COLLC_FN defined (check_common.hpp); run under mpirun with
+// any number of ranks.
 
 #include "check_common.hpp"
+#include COLLC_HEADER
 
-namespace {
+COLLC_EXAMPLE_BEGIN
 
 template <class T, class Op>
 void runCase(coll::Comm& comm, OpKind kind, Op op, std::size_t count, bool inplace) {
@@ -28,7 +29,7 @@ void runCase(coll::Comm& comm, OpKind kind, Op op, std::size_t count, bool inpla
   const std::size_t checked = count;
 #endif
   (void)P;
-  checkResult(comm, kind, count, inplace, expected.data(), out, checked, in, send);
+  checkResult(kName, comm, kind, count, inplace, expected.data(), out, checked, in, send);
 }
 
 #if defined(COLLC_EXCLUSIVE)
@@ -42,7 +43,7 @@ void runInitCase(coll::Comm& comm, std::size_t count) {
   collc::COLLC_FN(comm, in.data(), recv.data(), count, coll::Sum{}, init);
   std::vector<std::int64_t> expected(count);
   for (std::size_t i = 0; i < count; ++i) expected[i] = rank == 0 ? init : init + exscan[i];
-  checkResult(comm, OpKind::Sum, count, false, expected.data(), recv.data(), count, in, in);
+  checkResult(kName, comm, OpKind::Sum, count, false, expected.data(), recv.data(), count, in, in);
 }
 #endif
 
@@ -63,11 +64,11 @@ int runAll(coll::Comm& comm) {
   return cases;
 }
 
-}  // namespace
-
-COLLC_CHECK_ENTRY {
-  return checkExample(runAll, [](coll::Comm& comm) {
+int check() {
+  return checkExample(kName, collc::COLLC_CAT(COLLC_FN, _accepts), runAll, [](coll::Comm& comm) {
     std::vector<std::int64_t> buf(7, 1), out(7);
     collc::COLLC_FN(comm, buf.data(), out.data(), 7, coll::Sum{});
   });
 }
+
+COLLC_EXAMPLE_END
