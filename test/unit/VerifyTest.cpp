@@ -14,10 +14,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <random>
 #include <set>
 #include <sstream>
+#include <thread>
 
 using namespace coll;
 using collc_test::spec;
@@ -167,23 +169,47 @@ void checkAgreement(const Verdicts &v) {
   CHECK((same.verdict == Verdict::violated || notReached));
 }
 
-/// Judges mutants one by one, requires the agreement of each that the op
-/// verifier accepts, and counts what it saw.
+/// A mutant: what was done to its program, and the program's text.
+struct Mutant {
+  std::string what, text;
+};
+
+/// Judges mutants, requires the agreement of each that the op verifier
+/// accepts, and counts what it saw.
 struct MutantTally {
   int judged = 0, rejected = 0, groupLevel = 0;
   std::map<std::string, int> byProperty;
 
-  void judgeAndCheck(mlir::MLIRContext &context, const std::string &text) {
-    std::optional<Verdicts> v = judge(context, text);
-    if (!v) {
-      ++rejected;
-      return;
+  /// Judges `mutants` on up to two threads, each with a context of its own
+  /// (a verdict depends on its program alone: Z3's contexts and the
+  /// simulation are per program), then checks each in order on this
+  /// thread, where doctest's assertions must run.
+  void judgeAndCheck(const std::vector<Mutant> &mutants) {
+    std::vector<std::optional<Verdicts>> verdicts(mutants.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+      context.getOrLoadDialect<CollDialect>();
+      for (size_t i; (i = next++) < mutants.size();)
+        verdicts[i] = judge(context, mutants[i].text);
+    };
+    std::thread helper(work);
+    work();
+    helper.join();
+    for (size_t i = 0; i < mutants.size(); ++i) {
+      CAPTURE(mutants[i].what);
+      CAPTURE(mutants[i].text);
+      const std::optional<Verdicts> &v = verdicts[i];
+      if (!v) {
+        ++rejected;
+        continue;
+      }
+      ++judged;
+      groupLevel += v->groupLevel;
+      if (v->simulation)
+        ++byProperty[v->simulation->property];
+      checkAgreement(*v);
     }
-    ++judged;
-    groupLevel += v->groupLevel;
-    if (v->simulation)
-      ++byProperty[v->simulation->property];
-    checkAgreement(*v);
   }
 };
 
@@ -832,6 +858,7 @@ TEST_CASE("random mutants: Z3 and the simulation agree on every one") {
     return std::uniform_int_distribution<int64_t>(0, n - 1)(rng);
   };
   MutantTally tally;
+  std::vector<Mutant> mutants;
   std::vector<PlainProgram> bases;
   for (const Example &example : kExamples)
     for (int64_t P : {3, 4, 5, 7, 8}) {
@@ -928,12 +955,10 @@ TEST_CASE("random mutants: Z3 and the simulation agree on every one") {
           break;
         }
       }
-      std::string text = print(m);
-      CAPTURE(what);
-      CAPTURE(text);
-      tally.judgeAndCheck(context, text);
+      mutants.push_back({what, print(m)});
     }
   }
+  tally.judgeAndCheck(mutants);
   MESSAGE("judged " << tally.judged << " mutants (" << tally.rejected
                     << " rejected by the op verifier); simulation verdicts: "
                     << tally.byProperty["matching"] << " matching, "
@@ -1115,6 +1140,7 @@ TEST_CASE("random group-level mutants: Z3 and the simulation agree on "
       bases.push_back(plainGroupOf(program));
     }
   MutantTally tally;
+  std::vector<Mutant> mutants;
   for (const PlainGroupProgram &base : bases) {
     for (int round = 0; round < 80; ++round) {
       PlainGroupProgram m = base;
@@ -1188,12 +1214,10 @@ TEST_CASE("random group-level mutants: Z3 and the simulation agree on "
           break;
         }
       }
-      std::string text = print(m);
-      CAPTURE(what);
-      CAPTURE(text);
-      tally.judgeAndCheck(context, text);
+      mutants.push_back({what, print(m)});
     }
   }
+  tally.judgeAndCheck(mutants);
   MESSAGE("judged " << tally.judged << " group-level mutants ("
                     << tally.groupLevel << " on the group level, "
                     << tally.rejected
