@@ -17,3 +17,9 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%collc_bin", os.path.join(config.collc_tools_dir, "collc")))
 config.substitutions.append(("%examples", os.path.join(config.collc_src_root, "examples")))
 config.substitutions.append(("%tools", os.path.join(config.collc_src_root, "tools")))
+# The build's proof cache (collc compile --proof-cache), for tests about
+# what a header says rather than about its proofs: the build proved the
+# examples already (a test's own cache directory when the build keeps
+# none).
+config.substitutions.append(("%proof_cache", config.collc_proof_cache or
+                             os.path.join(config.test_exec_root, "collc-proof-cache")))
