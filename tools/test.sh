@@ -14,11 +14,13 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ctest --test-dir build --output-on-failure -LE large
 # The same MPI tests (and the benchmark's smoke run) against MPICH, the
 # second MPI: its own tree (the ABIs differ), schedules compiled by the
-# collc just built, whose proofs the first tree's build keeps.
+# collc just built, whose proofs the first tree's build keeps, and the
+# first tree's MPI-free policy for the preload.policy tests.
 if [ ! -f build-mpich/build.ninja ]; then
   cmake -S . -B build-mpich -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOLLC_MPI=mpich \
     -DCOLLC_BUILD_COMPILER=OFF -DCOLLC_EXECUTABLE="$PWD/build/bin/collc" \
-    -DCOLLC_PROOF_CACHE="$PWD/build/collc-proof-cache"
+    -DCOLLC_PROOF_CACHE="$PWD/build/collc-proof-cache" \
+    -DCOLLC_PRELOAD_POLICY="$PWD/build/test/preload-policy.so"
 fi
 cmake --build build-mpich -j "$(nproc)"
 ctest --test-dir build-mpich --output-on-failure -LE large
