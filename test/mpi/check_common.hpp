@@ -122,8 +122,9 @@ int forEachReduction(Run run) {
 // call ran in place checks that `send` still equals `in`; a failure names
 // every parameter of the case.
 template <class T>
-void checkResult(const char* name, coll::Comm& comm, OpKind kind, std::size_t count, bool inplace, const T* expected,
-                 const T* got, std::size_t n, const std::vector<T>& in, const std::vector<T>& send) {
+void checkResult(const char* name, coll::Comm& comm, OpKind kind, std::size_t count, bool inplace,
+                 const T* expected, const T* got, std::size_t n, const std::vector<T>& in,
+                 const std::vector<T>& send) {
   const int rank = comm.rank(), P = comm.size();
   auto where = [&](std::size_t i) {
     std::ostringstream s;
@@ -165,10 +166,10 @@ void checkRejected(const char* name, coll::Comm& comm, Call call) {
   fail(std::string("FAIL ") + name + " P=" + std::to_string(P) + " was not rejected");
 }
 
-// The check of the example `name` whose spec admits the sizes `accepts`
-// says, as its batch program (batch_main.cpp) calls it after MPI_Init:
-// every case on an admitted size, the rejection otherwise, and one PASS
-// line from rank 0 when every rank got through.
+// The check of the example `name` (whose spec admits the sizes for which
+// `accepts` is true), as its batch program (batch_main.cpp) calls it after
+// MPI_Init: every case on an admitted size, the rejection otherwise, and
+// one PASS line from rank 0 when every rank got through.
 template <class RunAll, class Reject>
 int checkExample(const char* name, bool (*accepts)(int), RunAll runAll, Reject reject) {
   int worldRank = 0;
