@@ -4,9 +4,11 @@
 # Compiles FILE.coll with collc at build time into a header NAME.hpp
 # (default: the file's stem) in an include directory of its own, adds that
 # directory to TARGET's include path and makes TARGET depend on it.
-# The application then writes `#include "NAME.hpp"`. Targets asking for
-# the same header (the same file, NAME, NS and MODEL) share one compile:
-# build/collc-headers/STEM-DIGEST/NAME.hpp, proven and written once.
+# MODEL (a cost model file; empty: none) sets the thresholds of `choose`
+# blocks. The application then writes `#include "NAME.hpp"`. Targets
+# asking for the same header (the same file, NAME, NS and MODEL) share one
+# compile: build/collc-headers/STEM-DIGEST/NAME.hpp, proven and written
+# once.
 #
 # COLLC_PROOF_CACHE (default: collc-proof-cache in the top build
 # directory; empty: none) is the directory where collc keeps the proofs it
@@ -26,7 +28,6 @@ function(collc_add_schedule target file)
   if(NOT ARG_OUTPUT)
     set(ARG_OUTPUT "${stem}.hpp")
   endif()
-  # A cost model sets the thresholds of `choose` blocks.
   set(model_args "")
   set(model_deps "")
   if(ARG_MODEL)
