@@ -108,6 +108,8 @@ struct ProveRankCountsPass
     ProvenSchedules proven;
     if (!proofCache.empty())
       if (std::optional<std::string> error = proven.useDirectory(proofCache)) {
+        if (outcome)
+          *outcome = ProofOutcome::unusableCache;
         getOperation().emitError(*error);
         return ProofOutcome::unusableCache;
       }

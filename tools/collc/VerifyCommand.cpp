@@ -11,11 +11,11 @@
 
 #include "coll/Dialect/CollOps.h"
 #include "coll/Passes/Lowering.h"
-#include "coll/Passes/ProofCache.h"
 #include "coll/Passes/Verify.h"
 #include "coll/Passes/VerifyPasses.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -405,19 +405,22 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
   return report.finish();
 }
 
-int collc::proveBeforeWriting(mlir::ModuleOp module, llvm::StringRef proofCache) {
-  // An unusable cache directory is collc's input error, before any proof.
-  if (!proofCache.empty()) {
-    ProvenSchedules probe;
-    if (std::optional<std::string> error = probe.useDirectory(proofCache)) {
-      llvm::errs() << "collc: error: " << *error << "\n";
-      return collc::kInputError;
-    }
-  }
+int collc::proveBeforeWriting(mlir::ModuleOp module,
+                              llvm::StringRef proofCache) {
+  ProofOutcome outcome = ProofOutcome::proven;
+  // An unusable cache directory is an error of the command line, printed
+  // as collc's own (the pass says so before it emits the error); a spec's
+  // goes on to the file's handler.
+  mlir::ScopedDiagnosticHandler commandLineError(
+      module.getContext(), [&](mlir::Diagnostic &diag) {
+        if (outcome != ProofOutcome::unusableCache)
+          return mlir::failure();
+        llvm::errs() << "collc: error: " << diag.str() << "\n";
+        return mlir::success();
+      });
   mlir::PassManager pm(module.getContext());
   ProveRankCountsOptions options;
   options.proofCache = proofCache.str();
-  ProofOutcome outcome = ProofOutcome::proven;
   pm.addPass(createProveRankCounts(options, &outcome));
   if (succeeded(pm.run(module)))
     return collc::kSuccess;

@@ -18,7 +18,10 @@ namespace coll {
 /// or a proof cache that cannot be used.
 enum class ProofOutcome { proven, violated, notProven, unusableCache };
 
-/// coll-prove-rank-counts, reporting how it ended in `outcome`.
+/// coll-prove-rank-counts, reporting how it ended in `outcome`. An unusable
+/// cache is written there before its error is emitted (at the module), so
+/// a driver's diagnostic handler can tell that error, which is about the
+/// command line, from a spec's.
 std::unique_ptr<mlir::Pass>
 createProveRankCounts(const ProveRankCountsOptions &options,
                       ProofOutcome *outcome);
