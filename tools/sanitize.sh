@@ -14,7 +14,7 @@ if [ ! -f $tree/build.ninja ]; then
     -DCOLLC_PROOF_CACHE="$PWD/build/collc-proof-cache"
 fi
 mpi_checks=(check_sanitize check_transport checked_mode timeout_check)
-cmake --build $tree -j "$(nproc)" --target collc coll-opt collc-unit-tests fuzz_coll fuzz_steps \
+cmake --build $tree -j "$(nproc)" --target collc coll-opt coll-translate collc-unit-tests fuzz_coll fuzz_steps \
   fuzz_model fuzz_policy "${mpi_checks[@]}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -34,58 +34,71 @@ const FamilyParam kRadix[] = {
 const FamilyParam kSegments = {"segments", "segments", 1, kMaxSegments, 1,
                                "pipelined segments of the buffer"};
 
+using A = RunArg;
+const A kGroupRun[] = {A::kind,    A::groupSchedule, A::group,
+                       A::buffers, A::op,            A::segments};
+const A kButterflyRun[] = {A::butterflyR, A::group, A::buffers, A::op,
+                           A::kind};
+const A kBuffersAndOp[] = {A::buffers, A::op};
+const A kTreeRun[] = {A::kind,    A::tree, A::root,
+                      A::buffers, A::op,   A::segments};
+const A kScanRun[] = {A::kind, A::scanSchedule, A::buffers, A::op};
+const A kDigitRun[] = {A::digits, A::buffers};
+
 const FamilyInfo kFamilies[] = {
     {Family::ring, "the ring", "group G; schedule linear;",
      ScheduleKind::linear, GroupUse::any, kGroupKinds, kAllreduce, false, {},
      "xor(P) needs P = 2^k; a product or generated group needs a fixed P",
-     "coll::groupMoves(linear) + coll::groupPlan", "coll::runGroup"},
+     "coll::groupMoves(linear) + coll::groupPlan", "coll::runGroup", kGroupRun},
     {Family::halving, "the halving butterfly",
      "group G; schedule butterfly;", ScheduleKind::butterfly, GroupUse::any,
      kGroupKinds, kAllreduce, false, {},
      "as the ring; a generated group needs an enumeration in which every "
      "halving moves by one element",
-     "coll::groupMoves(butterfly) + coll::groupPlan", "coll::runGroup"},
+     "coll::groupMoves(butterfly) + coll::groupPlan", "coll::runGroup",
+     kGroupRun},
     {Family::shiftedButterfly, "the shifted butterfly",
      "group G; schedule butterfly(r = N);", ScheduleKind::butterfly,
      GroupUse::any, kButterflyKinds, {}, false, kShiftedR,
      "r above ceil(log2 P) runs as ceil(log2 P); r = max on xor(P) is "
      "recursive doubling",
-     "coll::butterflyPlan + coll::butterflyRankPlan", "coll::runButterfly"},
+     "coll::butterflyPlan + coll::butterflyRankPlan", "coll::runButterfly",
+     kButterflyRun},
     {Family::recursiveDoubling, "recursive doubling",
      "group xor(P); schedule butterfly(r = max);", ScheduleKind::butterfly,
      GroupUse::xorOnly, kAllreduce, {}, false, {}, "P = 2^k",
-     "coll::doublingPlan", "coll::runDoubling"},
+     "coll::doublingPlan", "coll::runDoubling", kBuffersAndOp},
     {Family::flatTree, "the flat tree", "tree flat;", ScheduleKind::flat,
      GroupUse::none, kTreeKinds, kTreeSegments, false, {},
-     "rooted kinds need a root < P", "coll::treePlan", "coll::runTree"},
+     "rooted kinds need a root < P", "coll::treePlan", "coll::runTree", kTreeRun},
     {Family::binomialTree, "the binomial tree", "tree binomial;",
      ScheduleKind::binomial, GroupUse::none, kTreeKinds, kTreeSegments, false,
-     {}, "rooted kinds need a root < P", "coll::treePlan", "coll::runTree"},
+     {}, "rooted kinds need a root < P", "coll::treePlan", "coll::runTree", kTreeRun},
     {Family::chainTree, "the chain", "tree chain;", ScheduleKind::chain,
      GroupUse::none, kTreeKinds, kTreeSegments, false, {},
-     "rooted kinds need a root < P", "coll::treePlan", "coll::runTree"},
+     "rooted kinds need a root < P", "coll::treePlan", "coll::runTree", kTreeRun},
     {Family::hierarchicalTree, "the hierarchical tree",
      "tree arity(k) flat_below(t);", ScheduleKind::hierarchical,
      GroupUse::none, kTreeKinds, kTreeSegments, false, kHierarchical,
-     "rooted kinds need a root < P", "coll::treePlan", "coll::runTree"},
+     "rooted kinds need a root < P", "coll::treePlan", "coll::runTree", kTreeRun},
     {Family::chainScan, "the scan chain", "schedule linear;",
      ScheduleKind::linear, GroupUse::none, kScans, {}, false, {}, "",
-     "coll::scanPlan", "coll::runScan"},
+     "coll::scanPlan", "coll::runScan", kScanRun},
     {Family::doublingScan, "the doubling scan", "schedule doubling;",
      ScheduleKind::doubling, GroupUse::none, kScans, {}, false, {}, "",
-     "coll::scanPlan", "coll::runScan"},
+     "coll::scanPlan", "coll::runScan", kScanRun},
     {Family::pairwise, "the pairwise exchange", "schedule direct;",
      ScheduleKind::direct, GroupUse::none, kAlltoall, {}, false, {}, "",
-     "coll::digitPlan", "coll::runDigitAlltoall"},
+     "coll::digitPlan", "coll::runDigitAlltoall", kDigitRun},
     {Family::bruck, "Bruck's routing", "digits radix(k);",
      ScheduleKind::radix, GroupUse::none, kAlltoall, {}, true, kRadix, "",
-     "coll::digitPlan", "coll::runDigitAlltoall"},
+     "coll::digitPlan", "coll::runDigitAlltoall", kDigitRun},
     {Family::retri, "ReTri", "digits balanced_ternary;",
      ScheduleKind::balanced_ternary, GroupUse::none, kAlltoall, {}, true, {},
-     "", "coll::digitPlan", "coll::runDigitAlltoall"},
+     "", "coll::digitPlan", "coll::runDigitAlltoall", kDigitRun},
     {Family::trivance, "Trivance", "digits balanced_ternary;",
      ScheduleKind::balanced_ternary, GroupUse::none, kAllreduce, {}, false, {},
-     "", "coll::trivancePlan", "coll::runTrivance"},
+     "", "coll::trivancePlan", "coll::runTrivance", kBuffersAndOp},
 };
 
 bool serves(const FamilyInfo &f, CollectiveKind kind) {
@@ -183,6 +196,67 @@ Family coll::familyOf(CollectiveOp spec) {
                static_cast<int64_t>(spec.getButterflyR()));
   assert(family && "a verified collective has a family");
   return *family;
+}
+
+/// "<the catalogue's family name> (<the .coll statements>)".
+std::string coll::describeSchedule(CollectiveOp spec) {
+  std::string statements;
+  const std::string ranks =
+      spec.getNumRanks() ? std::to_string(*spec.getNumRanks()) : "P";
+  switch (spec.getSchedule()) {
+  case ScheduleKind::linear:
+  case ScheduleKind::butterfly:
+    if (spec.getGroup())
+      statements =
+          std::string("group ") +
+          (spec.getGroup() == GroupKind::cyclic ? "cyclic(" + ranks + ")"
+           : spec.getGroup() == GroupKind::xor_
+               ? "xor(" + ranks + ")"
+               : "generated by " +
+                     std::to_string(spec.getGroupGenerators()->size()) +
+                     " permutations") +
+          ", ";
+    statements += "schedule ";
+    statements += spec.getSchedule() == ScheduleKind::linear ? "linear"
+                  : spec.getButterflyR() == kButterflyMax
+                      ? "butterfly(r = max)"
+                      : "butterfly(r = " +
+                            std::to_string(spec.getButterflyR()) + ")";
+    break;
+  case ScheduleKind::flat:
+    statements = "tree flat";
+    break;
+  case ScheduleKind::binomial:
+    statements = "tree binomial";
+    break;
+  case ScheduleKind::chain:
+    statements = "tree chain";
+    break;
+  case ScheduleKind::hierarchical:
+    statements = "tree arity(" + std::to_string(*spec.getArity()) +
+                 ") flat_below(" + std::to_string(*spec.getFlatBelow()) + ")";
+    break;
+  case ScheduleKind::direct:
+    statements = "schedule direct";
+    break;
+  case ScheduleKind::radix:
+    statements = "digits radix(" + std::to_string(*spec.getRadix()) + ")";
+    break;
+  case ScheduleKind::balanced_ternary:
+    statements = "digits balanced_ternary";
+    break;
+  case ScheduleKind::doubling:
+    statements = "schedule doubling";
+    break;
+  }
+  if (spec.getRoot())
+    statements += ", root " + std::to_string(*spec.getRoot());
+  if (spec.getAnyRoot())
+    statements += ", root any";
+  if (std::optional<uint64_t> S = spec.getSegments(); S && *S > 1)
+    statements += ", segments = " + std::to_string(*S);
+  return std::string(familyInfo(familyOf(spec)).name) + " (" + statements +
+         ")";
 }
 
 bool coll::isTreeFamily(Family family) {

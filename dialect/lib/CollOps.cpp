@@ -563,5 +563,139 @@ static void printTransfers(OpAsmPrinter &printer, StepOp op,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Selection level
+//===----------------------------------------------------------------------===//
+
+/// Size ranges as a priced rank count or a switch plan holds them: bounds
+/// ascending and positive, one fewer than the ranges.
+static LogicalResult
+verifyRanges(function_ref<InFlightDiagnostic()> emitError, int64_t ranks,
+             ArrayRef<int64_t> bounds, size_t ranges) {
+  if (ranks < 1)
+    return emitError() << "needs a positive rank count, got " << ranks;
+  if (ranges != bounds.size() + 1)
+    return emitError() << "needs one bound fewer than its " << ranges
+                       << " size ranges, got " << bounds.size();
+  for (size_t i = 0; i < bounds.size(); ++i)
+    if (bounds[i] < 1 || (i && bounds[i] < bounds[i - 1]))
+      return emitError() << "needs positive bounds in ascending order, got "
+                         << bounds[i] << " at " << i;
+  return success();
+}
+
+LogicalResult
+PricedRankCountAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            int64_t ranks, DenseI64ArrayAttr bounds,
+                            DenseI64ArrayAttr picks, ArrayAttr costs) {
+  if (picks.empty())
+    return emitError() << "needs a candidate for at least one size range";
+  if (failed(verifyRanges(emitError, ranks, bounds.asArrayRef(), picks.size())))
+    return failure();
+  if (costs.size() % 2 != 0)
+    return emitError() << "needs (fixed, per byte) cost pairs, got "
+                       << costs.size() << " numbers";
+  for (Attribute cost : costs) {
+    auto number = llvm::dyn_cast<FloatAttr>(cost);
+    if (!number || !number.getType().isF64())
+      return emitError() << "needs f64 costs, got " << cost;
+  }
+  for (size_t i = 0; i < picks.size(); ++i) {
+    const int64_t pick = picks[i];
+    if (pick < 0 || 2 * pick >= static_cast<int64_t>(costs.size()) ||
+        llvm::cast<FloatAttr>(costs[2 * pick]).getValueAsDouble() < 0)
+      return emitError() << "picks candidate " << pick
+                         << ", which is not priced at P = " << ranks;
+  }
+  return success();
+}
+
+LogicalResult
+SwitchPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t ranks, DenseI64ArrayAttr bounds,
+                       ArrayAttr settings) {
+  if (settings.empty())
+    return bounds.empty() && ranks >= 1
+               ? success()
+               : emitError() << "without settings has no size ranges";
+  if (failed(verifyRanges(emitError, ranks, bounds.asArrayRef(),
+                          settings.size())))
+    return failure();
+  for (Attribute setting : settings) {
+    auto phases = llvm::dyn_cast<DenseI64ArrayAttr>(setting);
+    if (!phases || phases.empty() || phases[0] != 0)
+      return emitError() << "needs settings that are phase lists starting "
+                            "with phase 0";
+    for (size_t i = 1; i < phases.size(); ++i)
+      if (phases[i] <= phases[i - 1])
+        return emitError() << "needs phases in ascending order";
+  }
+  return success();
+}
+
+LogicalResult ChoiceOp::verify() {
+  const int64_t candidates = static_cast<int64_t>(getCandidates().size());
+  if (candidates == 0)
+    return emitOpError("needs at least one candidate");
+  int64_t previous = 0;
+  llvm::SmallDenseSet<int64_t> priced;
+  for (Attribute attr : getPriced()) {
+    auto rankCount = cast<PricedRankCountAttr>(attr);
+    if (static_cast<int64_t>(rankCount.getCosts().size()) != 2 * candidates)
+      return emitOpError("prices ")
+             << candidates << " candidates, but P = " << rankCount.getRanks()
+             << " has " << rankCount.getCosts().size() << " cost numbers";
+    if (rankCount.getRanks() <= previous)
+      return emitOpError("needs its priced rank counts in ascending order");
+    previous = rankCount.getRanks();
+    priced.insert(previous);
+  }
+  if (getPricedUpTo() < previous)
+    return emitOpError("priced_up_to ")
+           << getPricedUpTo() << " is below the priced P = " << previous;
+  for (int64_t P : getEstimates())
+    if (!priced.contains(P))
+      return emitOpError("estimates from P = ") << P << ", which is not priced";
+  return success();
+}
+
+LogicalResult
+ChoiceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  for (Attribute attr : getCandidates()) {
+    auto name = cast<FlatSymbolRefAttr>(attr);
+    auto candidate =
+        symbolTable.lookupNearestSymbolFrom<CollectiveOp>(*this, name);
+    if (!candidate)
+      return emitOpError("candidate ") << name << " is not a coll.collective";
+    if (candidate.getChoiceOf() != getSymName())
+      return emitOpError("candidate ")
+             << name << " is not a candidate of '" << getSymName() << "'";
+  }
+  return success();
+}
+
+LogicalResult SwitchSettingsOp::verify() {
+  if (getConstants().has_value() == getTable().has_value())
+    return emitOpError("needs either the model's constants or a table");
+  if (getConstants() && getConstants()->size() != 4)
+    return emitOpError("needs four constants (alpha, hop latency, beta, "
+                       "delta), got ")
+           << getConstants()->size();
+  return success();
+}
+
+LogicalResult
+SwitchSettingsOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto spec = symbolTable.lookupNearestSymbolFrom<CollectiveOp>(
+      *this, getCollectiveAttr());
+  if (!spec)
+    return emitOpError("names ")
+           << getCollectiveAttr() << ", which is not a coll.collective";
+  if (!spec.getReconfigure())
+    return emitOpError("names ") << getCollectiveAttr()
+                                 << ", which does not reconfigure a switch";
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "coll/Dialect/CollOps.cpp.inc"

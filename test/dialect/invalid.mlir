@@ -297,3 +297,86 @@ coll.program @"bad\FFname" attributes {kind = #coll.kind<allreduce>, num_parts =
 
 // expected-error @+1 {{'coll.collective' op has a name that is not UTF-8}}
 coll.collective @"\C3\28" {group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
+
+// -----
+
+coll.collective @fast {choice_of = "pick", group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
+// expected-error @+1 {{'coll.choice' op candidate @ring is not a coll.collective}}
+coll.choice @pick {candidates = [@fast, @ring], description = "d", estimates = array<i64>, model = "m", priced = [], priced_up_to = 1 : i64}
+
+// -----
+
+coll.collective @fast {choice_of = "other", group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
+// expected-error @+1 {{'coll.choice' op candidate @fast is not a candidate of 'pick'}}
+coll.choice @pick {candidates = [@fast], description = "d", estimates = array<i64>, model = "m", priced = [], priced_up_to = 1 : i64}
+
+// -----
+
+// expected-error @+1 {{'coll.choice' op prices 1 candidates, but P = 2 has 4 cost numbers}}
+coll.choice @pick {candidates = [@fast], description = "d", estimates = array<i64>, model = "m", priced = [#coll.priced<ranks = 2, bounds = [], picks = [0], costs = [1.0, 1.0, 1.0, 1.0]>], priced_up_to = 2 : i64}
+
+// -----
+
+// expected-error @+1 {{'coll.choice' op needs its priced rank counts in ascending order}}
+coll.choice @pick {candidates = [@fast], description = "d", estimates = array<i64>, model = "m", priced = [#coll.priced<ranks = 3, bounds = [], picks = [0], costs = [1.0, 1.0]>, #coll.priced<ranks = 2, bounds = [], picks = [0], costs = [1.0, 1.0]>], priced_up_to = 3 : i64}
+
+// -----
+
+// expected-error @+1 {{'coll.choice' op estimates from P = 5, which is not priced}}
+coll.choice @pick {candidates = [@fast], description = "d", estimates = array<i64: 5>, model = "m", priced = [#coll.priced<ranks = 2, bounds = [], picks = [0], costs = [1.0, 1.0]>], priced_up_to = 64 : i64}
+
+// -----
+
+// expected-error @+1 {{'coll.choice' op priced_up_to 1 is below the priced P = 2}}
+coll.choice @pick {candidates = [@fast], description = "d", estimates = array<i64>, model = "m", priced = [#coll.priced<ranks = 2, bounds = [], picks = [0], costs = [1.0, 1.0]>], priced_up_to = 1 : i64}
+
+// -----
+
+// expected-error @+1 {{needs one bound fewer than its 2 size ranges, got 2}}
+coll.choice @pick {candidates = [@fast], description = "d", estimates = array<i64>, model = "m", priced = [#coll.priced<ranks = 2, bounds = [10, 20], picks = [0, 0], costs = [1.0, 1.0]>], priced_up_to = 2 : i64}
+
+// -----
+
+// expected-error @+1 {{needs positive bounds in ascending order, got 10 at 1}}
+coll.choice @pick {candidates = [@fast], description = "d", estimates = array<i64>, model = "m", priced = [#coll.priced<ranks = 2, bounds = [20, 10], picks = [0, 0, 0], costs = [1.0, 1.0]>], priced_up_to = 2 : i64}
+
+// -----
+
+// expected-error @+1 {{picks candidate 1, which is not priced at P = 2}}
+coll.choice @pick {candidates = [@fast, @ring], description = "d", estimates = array<i64>, model = "m", priced = [#coll.priced<ranks = 2, bounds = [], picks = [1], costs = [1.0, 1.0, -1.0, -1.0]>], priced_up_to = 2 : i64}
+
+// -----
+
+// expected-error @+1 {{needs f64 costs, got 1 : i64}}
+coll.choice @pick {candidates = [@fast], description = "d", estimates = array<i64>, model = "m", priced = [#coll.priced<ranks = 2, bounds = [], picks = [0], costs = [1, 1.0]>], priced_up_to = 2 : i64}
+
+// -----
+
+coll.collective @retri {kind = #coll.kind<alltoall>, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<balanced_ternary>}
+// expected-error @+1 {{'coll.switch_settings' op names @retri, which does not reconfigure a switch}}
+coll.switch_settings @retri {constants = array<f64: 1.0, 1.0, 1.0, 1.0>, description = "d", model = "m"}
+
+// -----
+
+// expected-error @+1 {{'coll.switch_settings' op needs either the model's constants or a table}}
+coll.switch_settings @retri {description = "d", model = "m"}
+
+// -----
+
+// expected-error @+1 {{'coll.switch_settings' op needs four constants (alpha, hop latency, beta, delta), got 3}}
+coll.switch_settings @retri {constants = array<f64: 1.0, 1.0, 1.0>, description = "d", model = "m"}
+
+// -----
+
+// expected-error @+1 {{needs settings that are phase lists starting with phase 0}}
+coll.switch_settings @retri {description = "d", model = "m", table = [#coll.switch_plan<ranks = 9, bounds = [], settings = [array<i64: 1>]>]}
+
+// -----
+
+// expected-error @+1 {{needs phases in ascending order}}
+coll.switch_settings @retri {description = "d", model = "m", table = [#coll.switch_plan<ranks = 9, bounds = [], settings = [array<i64: 0, 2, 1>]>]}
+
+// -----
+
+// expected-error @+1 {{without settings has no size ranges}}
+coll.switch_settings @retri {description = "d", model = "m", table = [#coll.switch_plan<ranks = 9, bounds = [5], settings = []>]}

@@ -1,7 +1,8 @@
 // coll::checkBuffers (runtime/include/coll/collectives.hpp): a generated
 // call refuses send and receive buffers that overlap outside its kind's
 // in-place form, naming the overlap; disjoint buffers and each kind's
-// in-place forms pass.
+// in-place forms pass. coll::checkArguments refuses first a null buffer
+// the kind reads or writes on this rank.
 #include "coll/collectives.hpp"
 
 #include <doctest/doctest.h>
@@ -23,7 +24,45 @@ std::string refusal(Kind kind, const int *send, const int *recv, std::size_t cou
   return "";
 }
 
+/// The error checkArguments raises ("" if none) for `rank` of 4, root 2.
+std::string nullRefusal(Kind kind, const int *send, const int *recv, int rank) {
+  try {
+    checkArguments("collc::f", kind, rank, 4, 2, send, recv, 4);
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "";
+}
+
 } // namespace
+
+TEST_CASE("checkArguments: a null buffer the kind uses on this rank is refused") {
+  std::vector<int> a(64), b(64);
+  const int *none = nullptr;
+  for (Kind k : {Kind::allreduce, Kind::inclusive_scan, Kind::exclusive_scan, Kind::alltoall,
+                 Kind::allgather, Kind::reduce_scatter}) {
+    CHECK(nullRefusal(k, none, b.data(), 1) == "collc::f: send is null with count 4");
+    CHECK(nullRefusal(k, a.data(), none, 1) == "collc::f: recv is null with count 4");
+    CHECK(nullRefusal(k, a.data(), b.data(), 1) == "");
+  }
+  // recv is the root's alone for reduce and gather; send for scatter.
+  for (Kind k : {Kind::reduce, Kind::gather}) {
+    CHECK(nullRefusal(k, a.data(), none, 1) == "");
+    CHECK(nullRefusal(k, a.data(), none, 2) == "collc::f: recv is null with count 4");
+    CHECK(nullRefusal(k, none, b.data(), 1) == "collc::f: send is null with count 4");
+  }
+  CHECK(nullRefusal(Kind::scatter, none, b.data(), 1) == "");
+  CHECK(nullRefusal(Kind::scatter, none, b.data(), 2) == "collc::f: send is null with count 4");
+  CHECK(nullRefusal(Kind::scatter, a.data(), none, 2) == "collc::f: recv is null with count 4");
+  // broadcast passes its one buffer as both; a barrier has none.
+  CHECK(nullRefusal(Kind::broadcast, none, none, 1) == "collc::f: buffer is null with count 4");
+  CHECK(nullRefusal(Kind::broadcast, a.data(), a.data(), 1) == "");
+  CHECK(nullRefusal(Kind::barrier, none, none, 1) == "");
+  // Then the overlap rule, as checkBuffers.
+  CHECK(nullRefusal(Kind::allreduce, a.data(), a.data() + 1, 1) ==
+        "collc::f: rank 1's send buffer (4 elements) and receive buffer (4 elements) overlap by 3 "
+        "elements, not in the in-place form (send == recv): MPI requires them disjoint");
+}
 
 TEST_CASE("checkBuffers: disjoint buffers and the in-place forms pass") {
   std::vector<int> a(64), b(64);

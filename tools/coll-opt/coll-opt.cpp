@@ -2,6 +2,7 @@
 #include "coll/Dialect/CollOps.h"
 #include "coll/Frontend/Nesting.h"
 #include "coll/Passes/Passes.h"
+#include "coll/Passes/Pipeline.h"
 #include "coll/Passes/Verify.h"
 #include "coll/Passes/VerifyPasses.h"
 
@@ -20,6 +21,7 @@ int main(int argc, char **argv) {
   registry.insert<coll::CollDialect>();
   coll::registerCollPasses();
   coll::registerCollVerifyPasses();
+  coll::registerCompilePipeline();
   auto [input, output] = mlir::registerAndParseCLIOptions(
       argc, argv, "coll pass driver\n", registry);
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();

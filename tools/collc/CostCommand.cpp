@@ -72,43 +72,6 @@ static std::string sizeText(double bytes) {
   return grouped + " " + units[unit];
 }
 
-std::optional<MachineModel> collc::loadModel(llvm::StringRef spec) {
-  std::string error;
-  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-          llvm::MemoryBuffer::getFile(spec)) {
-    std::optional<MachineModel> model =
-        MachineModel::parse((*file)->getBuffer(), error);
-    if (!model)
-      llvm::errs() << spec << ":" << error.substr(0, error.find(": ")) << ": error: "
-                   << error.substr(error.find(": ") + 2) << "\n";
-    else if (model->name == "model")
-      model->name = spec.rsplit('/').second.empty() ? spec.str()
-                                                    : spec.rsplit('/').second.str();
-    // A topology file is named relative to the model file.
-    if (model && !model->topologyFile.empty() &&
-        !llvm::sys::path::is_absolute(model->topologyFile)) {
-      llvm::SmallString<128> path(llvm::sys::path::parent_path(spec));
-      llvm::sys::path::append(path, model->topologyFile);
-      model->topologyFile = path.str().str();
-    }
-    return model;
-  }
-  if (!spec.contains('=')) {
-    llvm::errs() << "collc: error: --model '" << spec
-                 << "' is neither a readable file nor 'alpha=...,beta=...'\n";
-    return std::nullopt;
-  }
-  std::string lines = spec.str();
-  std::replace(lines.begin(), lines.end(), ',', '\n');
-  std::optional<MachineModel> model = MachineModel::parse(lines, error);
-  if (!model)
-    llvm::errs() << "collc: error: --model: "
-                 << error.substr(error.find(": ") + 2) << "\n";
-  else if (model->name == "model")
-    model->name = "inline";
-  return model;
-}
-
 /// A table with a row per size (default 64 B, 8 KiB, 128 KiB, 1 MiB) and a
 /// column per name; `cell(column, size)` fills it.
 static void printTable(llvm::raw_ostream &os, llvm::StringRef title,
@@ -333,7 +296,7 @@ int collc::runCost(ModuleOp module, const CostCommandOptions &options) {
                  << " needs --model FILE or --model alpha=...,beta=...\n";
     return collc::kInputError;
   }
-  std::optional<MachineModel> model = collc::loadModel(options.model);
+  std::optional<MachineModel> model = MachineModel::load(options.model, llvm::errs());
   if (!model)
     return collc::kInputError;
   // explain over several P: a list, or no --ranks on a symbolic count.

@@ -29,9 +29,6 @@ struct CostCommandOptions {
 std::optional<std::string> parseSizeList(llvm::StringRef text,
                                          std::vector<double> &sizes);
 
-/// A model file, or inline "alpha=...,beta=..."; reports errors itself.
-std::optional<coll::MachineModel> loadModel(llvm::StringRef spec);
-
 /// `collc cost`: a table of predicted times per candidate and size.
 /// `collc explain`: each candidate's affine cost, the fastest per size
 /// range and every pairwise crossover; over several P, per P the fastest

@@ -14,7 +14,7 @@
 #include "Arguments.h"
 #include "ExitCode.h"
 #include "PolicyEntries.h"
-#include "VerifyCommand.h"
+#include "CompileCommand.h"
 #include "coll/Dialect/CollOps.h"
 #include "coll/Frontend/Parser.h"
 #include "coll/Passes/Lowering.h"
@@ -333,7 +333,7 @@ int collc::runPolicy(int argc, char **argv) {
   if (std::optional<int> code = parseArgs(argc, argv, opts))
     return *code;
   std::optional<MachineModel> model;
-  if (!opts.model.empty() && !(model = loadModel(opts.model)))
+  if (!opts.model.empty() && !(model = MachineModel::load(opts.model, llvm::errs())))
     return kInputError;
   // Before the proofs and the compiler's minute: what -o needs.
   BuildPaths paths = buildPaths(argv[0], opts);
@@ -407,16 +407,13 @@ int collc::runPolicy(int argc, char **argv) {
   // candidate `scatter` of policy_reduce against policy_reduce_scatter).
   if (failed(verify(*policy)))
     return kInputError;
-  // Errors that need no proof come before the proofs.
-  if (failed(checkHeaderInputs(*policy, model ? &*model : nullptr)))
-    return kInputError;
-  if (int code = proveBeforeWriting(*policy, opts.proofCache))
+  if (int code = runCompilePipeline(*policy, model ? &*model : nullptr,
+                                    opts.proofCache))
     return code;
 
   std::string header;
   llvm::raw_string_ostream headerOut(header);
-  if (failed(emitCppHeader(*policy, headerOut, "collc_mpi_policy", sources,
-                           model ? &*model : nullptr)))
+  if (failed(translateToCpp(*policy, headerOut, "collc_mpi_policy", sources)))
     return kInputError;
   SmallVector<PolicyEntry> list;
   for (auto &[call, entry] : entries)

@@ -1,6 +1,6 @@
 //===- PolicyEntries.cpp - what a collc policy serves ---------------------===//
 #include "PolicyEntries.h"
-#include "coll/Passes/Lowering.h"
+#include "coll/Dialect/Catalogue.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"

@@ -404,34 +404,3 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
   }
   return report.finish();
 }
-
-int collc::proveBeforeWriting(mlir::ModuleOp module,
-                              llvm::StringRef proofCache) {
-  ProofOutcome outcome = ProofOutcome::proven;
-  // An unusable cache directory is an error of the command line, printed
-  // as collc's own (the pass says so before it emits the error); a spec's
-  // goes on to the file's handler.
-  mlir::ScopedDiagnosticHandler commandLineError(
-      module.getContext(), [&](mlir::Diagnostic &diag) {
-        if (outcome != ProofOutcome::unusableCache)
-          return mlir::failure();
-        llvm::errs() << "collc: error: " << diag.str() << "\n";
-        return mlir::success();
-      });
-  mlir::PassManager pm(module.getContext());
-  ProveRankCountsOptions options;
-  options.proofCache = proofCache.str();
-  pm.addPass(createProveRankCounts(options, &outcome));
-  if (succeeded(pm.run(module)))
-    return collc::kSuccess;
-  switch (outcome) {
-  case ProofOutcome::violated:
-    return collc::kViolated;
-  case ProofOutcome::notProven:
-    return collc::kNotProven;
-  case ProofOutcome::proven:
-  case ProofOutcome::unusableCache:
-    break;
-  }
-  return collc::kInputError;
-}

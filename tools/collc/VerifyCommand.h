@@ -40,12 +40,6 @@ std::optional<std::string> parseRankList(llvm::StringRef text,
 /// disagrees (with --cross-check).
 int runVerify(mlir::ModuleOp module, const VerifyCommandOptions &options);
 
-/// Proves every collective of `module` for each rank count it will be
-/// compiled for (the coll-prove-rank-counts pass), with the proof cache in
-/// `proofCache` if not empty: kSuccess, or the exit code of the first
-/// failure (ExitCode.h: kViolated, kNotProven, or kInputError for an
-/// unusable cache directory), its error printed.
-int proveBeforeWriting(mlir::ModuleOp module, llvm::StringRef proofCache);
 
 } // namespace collc
 

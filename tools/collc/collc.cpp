@@ -23,6 +23,7 @@
 #include "CostCommand.h"
 #include "PolicyCommand.h"
 #include "SweepCommand.h"
+#include "CompileCommand.h"
 #include "VerifyCommand.h"
 #include "coll/Dialect/Catalogue.h"
 #include "coll/Dialect/CollOps.h"
@@ -277,19 +278,17 @@ int runCompile(ModuleOp module, const Options &opts) {
     emitError(module.getLoc(), "no collective to compile");
     return collc::kInputError;
   }
-  // Errors that need no proof come before the proofs.
   std::optional<MachineModel> model;
-  if (!opts.cost.model.empty() && !(model = collc::loadModel(opts.cost.model)))
+  if (!opts.cost.model.empty() &&
+      !(model = MachineModel::load(opts.cost.model, llvm::errs())))
     return collc::kInputError;
-  if (failed(checkHeaderInputs(module, model ? &*model : nullptr)))
-    return collc::kInputError;
-  if (int code = collc::proveBeforeWriting(module, opts.proofCache))
+  if (int code = collc::runCompilePipeline(module, model ? &*model : nullptr,
+                                           opts.proofCache))
     return code;
   std::string header;
   llvm::raw_string_ostream os(header);
-  if (failed(emitCppHeader(module, os, opts.cppNamespace,
-                           llvm::sys::path::filename(opts.input),
-                           model ? &*model : nullptr)))
+  if (failed(translateToCpp(module, os, opts.cppNamespace,
+                            llvm::sys::path::filename(opts.input))))
     return collc::kInputError;
   // Written only now, through a temporary file, so a failure leaves none.
   llvm::Error err = llvm::writeToOutput(

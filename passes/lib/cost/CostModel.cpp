@@ -8,6 +8,7 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -18,6 +19,44 @@
 
 using namespace coll;
 using namespace coll::detail;
+
+std::optional<MachineModel> MachineModel::load(llvm::StringRef spec,
+                                               llvm::raw_ostream &errors) {
+  std::string error;
+  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+          llvm::MemoryBuffer::getFile(spec)) {
+    std::optional<MachineModel> model =
+        MachineModel::parse((*file)->getBuffer(), error);
+    if (!model)
+      errors << spec << ":" << error.substr(0, error.find(": ")) << ": error: "
+                   << error.substr(error.find(": ") + 2) << "\n";
+    else if (model->name == "model")
+      model->name = spec.rsplit('/').second.empty() ? spec.str()
+                                                    : spec.rsplit('/').second.str();
+    // A topology file is named relative to the model file.
+    if (model && !model->topologyFile.empty() &&
+        !llvm::sys::path::is_absolute(model->topologyFile)) {
+      llvm::SmallString<128> path(llvm::sys::path::parent_path(spec));
+      llvm::sys::path::append(path, model->topologyFile);
+      model->topologyFile = path.str().str();
+    }
+    return model;
+  }
+  if (!spec.contains('=')) {
+    errors << "collc: error: --model '" << spec
+                 << "' is neither a readable file nor 'alpha=...,beta=...'\n";
+    return std::nullopt;
+  }
+  std::string lines = spec.str();
+  std::replace(lines.begin(), lines.end(), ',', '\n');
+  std::optional<MachineModel> model = MachineModel::parse(lines, error);
+  if (!model)
+    errors << "collc: error: --model: "
+                 << error.substr(error.find(": ") + 2) << "\n";
+  else if (model->name == "model")
+    model->name = "inline";
+  return model;
+}
 
 std::optional<MachineModel> MachineModel::parse(llvm::StringRef text,
                                                 std::string &error) {

@@ -259,6 +259,40 @@ void checkBuffers(const char* fn, Kind kind, int rank, int P, int root, const T*
               "): MPI requires them disjoint");
 }
 
+// A generated call's arguments, checked before it runs (its `count` > 0),
+// one rule per kind whatever family serves it: the buffers MPI makes
+// significant on this rank are not null (recv of reduce and gather, and
+// send of scatter, at the root only; broadcast's one buffer is passed as
+// both), then checkBuffers.
+template <class T>
+void checkArguments(const char* fn, Kind kind, int rank, int P, int root, const T* send,
+                    const T* recv, std::size_t count) {
+  const bool isRoot = rank == root;
+  bool sendRead = true, recvWritten = true;
+  switch (kind) {
+    case Kind::barrier:
+      return;
+    case Kind::broadcast:
+      recvWritten = false;  // send is the buffer
+      break;
+    case Kind::reduce:
+    case Kind::gather:
+      recvWritten = isRoot;
+      break;
+    case Kind::scatter:
+      sendRead = isRoot;
+      break;
+    default:
+      break;
+  }
+  const char* null = sendRead && send == nullptr     ? (kind == Kind::broadcast ? "buffer" : "send")
+                     : recvWritten && recv == nullptr ? "recv"
+                                                      : nullptr;
+  if (null)
+    throw Error(std::string(fn) + ": " + null + " is null with count " + std::to_string(count));
+  checkBuffers(fn, kind, rank, P, root, send, recv, count);
+}
+
 // Where a rank's own block of a P-block-in, one-block-out collective
 // (scatter, reduce_scatter) is merged: recv, unless recv lies in send
 // (in place: MPI_IN_PLACE puts the result at the start of send, whose

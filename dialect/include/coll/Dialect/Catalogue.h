@@ -57,6 +57,24 @@ struct FamilyParam {
   const char *meaning;
 };
 
+/// An argument of a family's runtime entry (its run function), after the
+/// communicator, as the C++ target prints it from the spec. The entry and
+/// its arguments are the family's binding to the runtime: the target reads
+/// them here and has no case of its own per family.
+enum class RunArg {
+  kind,          // coll::Kind::<the kind>
+  tree,          // coll::Tree{shape, arity, flat_below}
+  root,          // the root: the caller's, the spec's, or 0 for unrooted kinds
+  groupSchedule, // coll::GroupSchedule::linear or ::butterfly
+  scanSchedule,  // coll::ScanSchedule::linear or ::doubling
+  butterflyR,    // r as the runtime takes it (coll::kLatencyOptimal for max)
+  group,         // coll::CyclicGroup(P), coll::XorGroup(P) or the table
+  digits,        // coll::Digits{system, radix}
+  buffers,       // send, recv, count (broadcast: its one buffer; barrier: none)
+  op,            // the operator, or coll::NoMerge{} for kinds without one
+  segments,      // S, when the spec has segments = S > 1 (else nothing)
+};
+
 struct FamilyInfo {
   Family id;
   const char *name;     // "the ring", in messages and listings
@@ -72,6 +90,7 @@ struct FamilyInfo {
   const char *restrictions; // beyond kinds and parameters ("" if none)
   const char *plan;         // the runtime's plan function
   const char *run;          // the runtime's run function
+  llvm::ArrayRef<RunArg> runArgs; // what the run function takes after comm
 };
 
 /// Every family, in the order of `Family`.
@@ -90,6 +109,10 @@ std::optional<Family> familyOf(CollectiveKind kind, ScheduleKind schedule,
 
 /// A verified collective's family (its verifier ran checkFamily).
 Family familyOf(CollectiveOp spec);
+
+/// A spec's schedule in words: "<the family's name> (<the .coll
+/// statements>)", e.g. "the ring (group cyclic(P), schedule linear)".
+std::string describeSchedule(CollectiveOp spec);
 
 /// Whether a family is one of the trees, the digit routings (with
 /// Trivance) or the scans.

@@ -85,4 +85,55 @@ def Coll_StepKindAttr : EnumAttr<Coll_Dialect, Coll_StepKind, "step"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+
+//===----------------------------------------------------------------------===//
+// What the selection pass (coll-select-schedules) decides, as data the C++
+// translation prints.
+//===----------------------------------------------------------------------===//
+
+class Coll_Attr<string name, string attrMnemonic> : AttrDef<Coll_Dialect, name> {
+  let mnemonic = attrMnemonic;
+}
+
+def Coll_PricedRankCountAttr : Coll_Attr<"PricedRankCount", "priced"> {
+  let summary = "a choice's candidates priced at one rank count";
+  let description = [{
+    At `ranks` processes, the size ranges of the cheapest candidate: a call
+    of M bytes (count * sizeof(T)) runs candidate `picks[i]` for the first
+    i with M < `bounds[i]`, else the last pick (`bounds` has one entry less
+    than `picks`). `costs` holds each candidate's predicted time as
+    (fixed us, us per byte), -1, -1 where the candidate does not admit
+    `ranks` (f64 attributes, which print exactly).
+
+    ```mlir
+    #coll.priced<ranks = 4, bounds = [7124], picks = [1, 0],
+                 costs = [8.5, 1.2e-4, 3.0, 2.4e-4]>
+    ```
+  }];
+  let parameters = (ins "int64_t":$ranks, "mlir::DenseI64ArrayAttr":$bounds,
+                        "mlir::DenseI64ArrayAttr":$picks,
+                        "mlir::ArrayAttr":$costs);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Coll_SwitchPlanAttr : Coll_Attr<"SwitchPlan", "switch_plan"> {
+  let summary = "an optical switch's cheapest settings at one rank count";
+  let description = [{
+    At `ranks` processes, for `bytes` per node below `bounds[i]` (the last
+    range unbounded) the phases before which the circuit switch is set are
+    `settings[i]`. No settings: the program sends nothing, so there is no
+    phase to set the switch for.
+
+    ```mlir
+    #coll.switch_plan<ranks = 9, bounds = [4096],
+                      settings = [array<i64: 0>, array<i64: 0, 1>]>
+    ```
+  }];
+  let parameters = (ins "int64_t":$ranks, "mlir::DenseI64ArrayAttr":$bounds,
+                        "mlir::ArrayAttr":$settings);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // COLL_ATTRS_TD

@@ -222,4 +222,71 @@ def Coll_StepOp : Coll_Op<"step", [HasParent<"ProgramOp">]> {
   }];
 }
 
+
+//===----------------------------------------------------------------------===//
+// Selection level: what coll-select-schedules decides with the cost model
+//===----------------------------------------------------------------------===//
+
+def Coll_ChoiceOp : Coll_Op<"choice", [Symbol,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a choose block's dispatcher, as the cost model priced it";
+  let description = [{
+    The dispatcher `sym_name` of a `choose { ... }` block: it calls one of
+    `candidates` (the coll.collective ops whose `choice_of` is this name)
+    by the communicator size and the call's byte count. `priced` holds, per
+    rank count the compiler priced, the cheapest candidate per size range
+    on `model` (its name and description). Beyond `priced_up_to`, a
+    communicator admitted by the same candidates as at P (each P of
+    `estimates`, the largest priced P of its set of admitting candidates)
+    takes P's ranges. Written by `coll-select-schedules`; the C++
+    translation prints it and decides nothing.
+
+    ```mlir
+    coll.choice @allreduce {candidates = [@ring, @doubling],
+        model = "m", description = "alpha = 1 us, ...", priced_up_to = 64 : i64,
+        priced = [#coll.priced<ranks = 2, bounds = [], picks = [1],
+                               costs = [2.0, 1.0e-4, 1.0, 1.0e-4]>],
+        estimates = array<i64>}
+    ```
+  }];
+  let arguments = (ins
+    SymbolNameAttr:$sym_name,
+    FlatSymbolRefArrayAttr:$candidates,
+    StrAttr:$model,
+    StrAttr:$description,
+    I64Attr:$priced_up_to,
+    TypedArrayAttrBase<Coll_PricedRankCountAttr, "priced rank counts">:$priced,
+    DenseI64ArrayAttr:$estimates
+  );
+  let assemblyFormat = "$sym_name attr-dict";
+  let hasVerifier = 1;
+}
+
+def Coll_SwitchSettingsOp : Coll_Op<"switch_settings", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "where an optical circuit switch is set for a digit routing";
+  let description = [{
+    For the `reconfigure auto` collective `collective`, on model `model`:
+    either the model's constants (alpha per phase, hop latency, beta,
+    delta), from which the runtime finds R* = argmin C(R) at run time
+    (coll/reconfiguration.hpp, seed 002), or, on an optical switch model,
+    `table`: the cheapest settings per rank count and size, found at compile
+    time. Written by `coll-select-schedules`; the C++ translation prints it.
+
+    ```mlir
+    coll.switch_settings @trivance {model = "m", description = "...",
+        constants = array<f64: 1.0, 0.1, 1.0e-4, 20.0>}
+    ```
+  }];
+  let arguments = (ins
+    FlatSymbolRefAttr:$collective,
+    StrAttr:$model,
+    StrAttr:$description,
+    OptionalAttr<DenseF64ArrayAttr>:$constants,
+    OptionalAttr<TypedArrayAttrBase<Coll_SwitchPlanAttr, "switch plans">>:$table
+  );
+  let assemblyFormat = "$collective attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif // COLL_OPS_TD

@@ -60,6 +60,11 @@ struct MachineModel {
   /// `error` to "LINE:COL: message".
   static std::optional<MachineModel> parse(llvm::StringRef text,
                                            std::string &error);
+  /// A model file (its topology file named relative to it), or inline
+  /// "alpha=...,beta=..."; errors go to `errors` as
+  /// "FILE:LINE:COL: error: ..." or "collc: error: ...".
+  static std::optional<MachineModel> load(llvm::StringRef spec,
+                                          llvm::raw_ostream &errors);
   /// "alpha = 0.065 us, beta = 1.717528e-05 us/B (58.223 GB/s), gamma = 0 us/B"
   std::string describe() const;
 };

@@ -55,27 +55,18 @@ mlir::LogicalResult expandAllCollectives(
     bool withTransfers = true,
     const std::function<bool(CollectiveOp)> &select = nullptr);
 
-struct MachineModel;
+/// Prints `module`, after coll-select-schedules, as a C++ header (the
+/// translation `coll-to-cpp`): each collective's function, each
+/// coll.switch_settings and each coll.choice's dispatcher. `source` names
+/// the .coll file in the header's first comment. Fails, printing nothing,
+/// where a choice or a reconfiguration was not selected.
+mlir::LogicalResult translateToCpp(mlir::ModuleOp module, llvm::raw_ostream &os,
+                                   llvm::StringRef cppNamespace,
+                                   llvm::StringRef source);
 
-/// A spec's schedule in words: "<the catalogue's family name> (<the .coll
-/// statements>)", e.g. "the ring (group cyclic(P), schedule linear)".
-std::string describeSchedule(CollectiveOp spec);
-
-/// What the header of `module` needs that no proof decides: a model where
-/// a `choose` or `reconfigure auto` prices candidates (with delta for the
-/// switch), and one root per choice. Checked before any proof, so a
-/// missing --model is said at once (and again by emitCppHeader).
-mlir::LogicalResult checkHeaderInputs(mlir::ModuleOp module,
-                                      const MachineModel *model);
-
-/// Writes the C++ header for every coll.collective of `module` (LowerToCpp).
-/// `source` names the .coll file in the header's first comment. The
-/// dispatchers of `choose` blocks take their size thresholds from `model`
-/// (required when the module has one).
-mlir::LogicalResult emitCppHeader(mlir::ModuleOp module, llvm::raw_ostream &os,
-                                  llvm::StringRef cppNamespace,
-                                  llvm::StringRef source,
-                                  const MachineModel *model = nullptr);
+/// Registers translateToCpp as `coll-to-cpp` (options --coll-namespace,
+/// --coll-source) for coll-translate.
+void registerToCppTranslation();
 
 /// Prints the values every rank holds after every step when rank r starts
 /// with `count` copies of r+1, in the layout of seeds/000's traces.

@@ -8,11 +8,17 @@
 
 namespace coll {
 
+struct MachineModel;
+
 #define GEN_PASS_DECL
 #include "coll/Passes/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION
 #include "coll/Passes/Passes.h.inc"
+
+/// coll-select-schedules with a model a driver has loaded (and reported
+/// the errors of) itself.
+std::unique_ptr<mlir::Pass> createSelectSchedules(const MachineModel &model);
 
 } // namespace coll
 

@@ -113,4 +113,25 @@ def AnnotateCost : Pass<"coll-annotate-cost", "mlir::ModuleOp"> {
   ];
 }
 
+def SelectSchedules : Pass<"coll-select-schedules", "mlir::ModuleOp"> {
+  let summary = "Price choose candidates and switch settings with the cost model";
+  let description = [{
+    What `collc compile` decides with the cost model (design.md 5), as ops
+    the C++ translation prints: for each `choose` block (the coll.collective
+    ops sharing a `choice_of`), a `coll.choice` holding, per rank count
+    priced (the fixed one, or 1..64), the cheapest candidate per message
+    size and every candidate's predicted cost; for each `reconfigure auto`
+    collective, a `coll.switch_settings` after it: the model's constants,
+    or on an optical switch model the cheapest settings per P and size.
+    The checks that need no proof come here too: a choice or a
+    reconfiguration needs a model (with delta for the switch), and a
+    choice's candidates share one root. Earlier selections are replaced.
+  }];
+  let options = [
+    Option<"modelSpec", "model", "std::string", /*default=*/"\"\"",
+           "A model file, or alpha=...,beta=... (docs/cost-model.md)">
+  ];
+  let dependentDialects = ["coll::CollDialect"];
+}
+
 #endif // COLL_PASSES_TD

@@ -1,0 +1,1 @@
+coll.collective @nc_ring {element_type = i64, group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, noncommutative, op = #coll.op<custom>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}
