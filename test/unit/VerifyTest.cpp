@@ -3,6 +3,7 @@
 // proofs) and on thousands of random mutants, the two must agree; and on
 // operator legality against a direct replay of the combines.
 #include "Helpers.h"
+#include "FamilyForms.h"
 
 #include "coll/Passes/GroupSchedule.h"
 #include "coll/Passes/Simulation.h"

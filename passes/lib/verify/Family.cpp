@@ -25,6 +25,7 @@
 // generators.
 //
 //===----------------------------------------------------------------------===//
+#include "FamilyForms.h"
 #include "Queries.h"
 
 #include "coll/Dialect/Catalogue.h"
@@ -1347,4 +1348,35 @@ bool coll::familyCovers(CollectiveOp spec, ProgramOp program,
       return false;
   }
   return true;
+}
+
+// The schedules' own forms: what the verifier proves (coll/Passes/Verify.h).
+std::vector<PropertyResult>
+coll::proveLinearAllgather(int64_t maxRanks, const VerifyOptions &options) {
+  return proveLinearAllgather(maxRanks, options, LinearAllgatherForm{});
+}
+
+std::vector<PropertyResult>
+coll::proveHalvingButterfly(int64_t maxRanks, const VerifyOptions &options) {
+  return proveHalvingButterfly(maxRanks, options, HalvingForm{});
+}
+
+std::vector<PropertyResult>
+coll::proveBinomialTree(CollectiveKind kind, int64_t maxRanks,
+                        const VerifyOptions &options) {
+  return proveBinomialTree(kind, maxRanks, options, BinomialForm{});
+}
+
+std::vector<PropertyResult>
+coll::proveHierarchicalTree(CollectiveKind kind, int64_t arity,
+                            int64_t flatBelow, int64_t maxRanks,
+                            const VerifyOptions &options) {
+  return proveHierarchicalTree(kind, arity, flatBelow, maxRanks, options,
+                               HierarchicalForm{});
+}
+
+std::vector<PropertyResult>
+coll::proveDigitRouting(ScheduleKind schedule, int64_t radix,
+                        int64_t maxRanks, const VerifyOptions &options) {
+  return proveDigitRouting(schedule, radix, maxRanks, options, DigitForm{});
 }

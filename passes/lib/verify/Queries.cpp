@@ -3,7 +3,14 @@
 // Every query asks Z3 for a symbolic slot (and token, and step where one is
 // needed) that breaks the property; unsat is the proof. Long programs stay
 // linear in size because each step's value is named by a fresh constant.
-// Concrete replays only explain a counterexample Z3 already found.
+// The concrete replay (`Replay`) explains a counterexample Z3 found, and it
+// also decides a property where a query would not finish (VerifyOptions'
+// replay thresholds, decidedByReplay): matching, ownership and coverage of
+// rank-level programs of more than replayAboveSteps steps whose paths do
+// not compose (chains, pipelines), or of every rank-level program with
+// replayRankLevel; general coverage above replayGeneralCoverageAboveSlots
+// slots; rank order above replayRankOrderAboveSlots. Such a result says so
+// (PropertyResult::byReplay and method).
 //
 //===----------------------------------------------------------------------===//
 #include "Queries.h"
@@ -132,7 +139,7 @@ static Counterexample makeCounterexample(const SlotProgram &sp, int64_t step,
 }
 
 //===----------------------------------------------------------------------===//
-// Concrete replay, for explanations only
+// Concrete replay: explanations, and the decisions past the thresholds
 //===----------------------------------------------------------------------===//
 
 namespace {
@@ -143,8 +150,9 @@ struct Loss {
   std::vector<int64_t> value, replacement;
 };
 
-/// The program run concretely on token lists, for explanations (and the
-/// exact path count of the general coverage proof): the tokens of each slot
+/// The program run concretely on token lists, for explanations and for the
+/// decisions by replay (and the exact path count of the general coverage
+/// proof): the tokens of each slot
 /// after the first `steps` steps, whether it is held (a combine hands the
 /// value on), and the first copy that lost a token altogether. Only the
 /// values a step moves are copied, so a replay costs about the number of

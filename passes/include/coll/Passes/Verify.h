@@ -127,42 +127,16 @@ std::vector<PropertyResult> verifyProgram(ProgramOp program,
 std::vector<PropertyResult> proveFamily(CollectiveOp spec, int64_t maxRanks,
                                         const VerifyOptions &options);
 
-/// The closed form the halving butterfly's induction states; the defaults
-/// are the schedule's, anything else a wrong form (for the tests that the
-/// induction rejects one).
-struct HalvingForm {
-  /// h = ceil(n/2) instead of floor(n/2) placements move per step.
-  bool ceilHalf = false;
-  /// The moved placements land on [offset, offset + h) instead of [0, h).
-  int64_t destinationOffset = 0;
-};
-
 /// Ownership and coverage (and with them legality of a commutative
 /// operator) of the butterfly on cyclic(P), r = 0, for every P in
 /// [2, maxRanks], by induction over the live placement count.
 std::vector<PropertyResult> proveHalvingButterfly(int64_t maxRanks,
-                                                  const VerifyOptions &options,
-                                                  HalvingForm form = {});
-
-/// The closed form the linear allgather's induction states: copy step i
-/// copies placement i + sourceOffset onto i + 1 (0 is the schedule's;
-/// anything else a wrong form, for the tests).
-struct LinearAllgatherForm {
-  int64_t sourceOffset = 0;
-};
+                                                  const VerifyOptions &options);
 
 /// Ownership, coverage and legality of the linear allgather on cyclic(P)
 /// for every P in [2, maxRanks], by induction over the step index.
 std::vector<PropertyResult>
-proveLinearAllgather(int64_t maxRanks, const VerifyOptions &options,
-                     LinearAllgatherForm form = {});
-
-/// The closed form the binomial tree's induction states: a level of mask
-/// (or distance) m sends between v and v -+ (m + distanceLag) (0 is the
-/// schedule's; anything else a wrong form, for the tests).
-struct BinomialForm {
-  int64_t distanceLag = 0;
-};
+proveLinearAllgather(int64_t maxRanks, const VerifyOptions &options);
 
 /// Ownership, coverage and legality of a commutative operator of the
 /// binomial tree of `kind` (reduce, gather, broadcast, scatter and the
@@ -171,17 +145,7 @@ struct BinomialForm {
 /// (matching stays per P). Empty for kinds trees do not serve.
 std::vector<PropertyResult> proveBinomialTree(CollectiveKind kind,
                                               int64_t maxRanks,
-                                              const VerifyOptions &options,
-                                              BinomialForm form = {});
-
-/// The closed form the hierarchical tree's induction states; the default
-/// is the schedule's, anything else a wrong form (for the tests).
-struct HierarchicalForm {
-  /// Groups start at lo + i q, dropping the remainder's extra ranks.
-  bool dropRemainder = false;
-  /// A node's level runs before its children's instead of after.
-  bool shallowerFirst = false;
-};
+                                              const VerifyOptions &options);
 
 /// Ownership, coverage and legality of a commutative operator of the
 /// hierarchical tree `arity(arity) flat_below(flatBelow)` of `kind` for
@@ -190,15 +154,7 @@ struct HierarchicalForm {
 /// than 64 members.
 std::vector<PropertyResult>
 proveHierarchicalTree(CollectiveKind kind, int64_t arity, int64_t flatBelow,
-                      int64_t maxRanks, const VerifyOptions &options,
-                      HierarchicalForm form = {});
-
-/// The closed form the digit routings' proof states; the default is the
-/// schedule's, anything else a wrong form (for the tests).
-struct DigitForm {
-  /// Blocks of digit value v move by -v base^k instead of +v base^k.
-  bool reversed = false;
-};
+                      int64_t maxRanks, const VerifyOptions &options);
 
 /// Matching, ownership, coverage and legality of the all-to-all by
 /// base-`radix` digits (ScheduleKind::radix, Bruck) or balanced-ternary
@@ -207,8 +163,7 @@ struct DigitForm {
 /// symbolic. Empty for other schedules.
 std::vector<PropertyResult> proveDigitRouting(ScheduleKind schedule,
                                               int64_t radix, int64_t maxRanks,
-                                              const VerifyOptions &options,
-                                              DigitForm form = {});
+                                              const VerifyOptions &options);
 
 /// Whether `program` (expanded from `spec` without transfers) is an
 /// instance of the closed forms behind proveFamily's result for
