@@ -56,7 +56,7 @@ enum class OpKind { Sum, Prod, Min, Max };
   return MPI_OP_NULL;
 }
 
-const char* opName(OpKind k) {
+[[maybe_unused]] const char* opName(OpKind k) {
   switch (k) {
     case OpKind::Sum: return "sum";
     case OpKind::Prod: return "prod";

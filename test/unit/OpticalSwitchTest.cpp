@@ -54,8 +54,10 @@ std::vector<int64_t> settingsOf(int phases, int R) {
 
 TEST_CASE("balanced plans cost seed 002's C(R): ReTri n = 27, 81; Bruck "
           "n = 16, 64") {
-  for (auto [routing, n] : {std::pair{kReTri, 27}, std::pair{kReTri, 81},
-                            std::pair{kBruck, 16}, std::pair{kBruck, 64}}) {
+  for (const auto &entry : {std::pair{kReTri, 27}, std::pair{kReTri, 81},
+                             std::pair{kBruck, 16}, std::pair{kBruck, 64}}) {
+    const auto &routing = entry.first;
+    const int n = entry.second;
     CAPTURE(n);
     mlir::MLIRContext context;
     mlir::OwningOpRef<mlir::ModuleOp> module;

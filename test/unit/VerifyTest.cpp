@@ -420,7 +420,11 @@ TEST_CASE("every binomial tree is proven for all P, and each P is its "
   const auto &kinds = kTreeKinds;
   mlir::MLIRContext context;
   context.getOrLoadDialect<CollDialect>();
-  for (auto [kind, type] : kinds) {
+  for (const auto &entry : kinds) {
+    // Named, not bound: CAPTURE's lambda cannot take a binding before
+    // clang 16.
+    const CollectiveKind kind = entry.first;
+    const auto &type = entry.second;
     CAPTURE(type);
     bool copies = kind == CollectiveKind::broadcast ||
                   kind == CollectiveKind::gather ||
@@ -488,9 +492,11 @@ TEST_CASE("every binomial tree is proven for all P, and each P is its "
            "  coll.step \"broadcast\" copy {" +
            std::string(lastLevel) + "}\n}\n";
   };
-  for (auto [lastLevel, covered] :
+  for (const auto &entry :
        {std::pair{"0 -> 1 [0], 2 -> 3 [0], 4 -> 5 [0], 6 -> 7 [0]", true},
         std::pair{"0 -> 1 [0], 2 -> 3 [0], 4 -> 5 [0]", false}}) {
+    const char *lastLevel = entry.first;
+    const bool covered = entry.second;
     CAPTURE(lastLevel);
     CHECK(coversParsed(context, rootZero, program(lastLevel)) == covered);
   }
@@ -508,9 +514,11 @@ TEST_CASE("every binomial tree is proven for all P, and each P is its "
            "  coll.step \"gather\" copy {" +
            std::string(secondLevel) + "}\n}\n";
   };
-  for (auto [secondLevel, covered] :
+  for (const auto &entry :
        {std::pair{"2 -> 0 [2, 3]", true}, std::pair{"2 -> 0 [2]", false},
         std::pair{"2 -> 0 [2, 3] into [2, 1]", false}}) {
+    const auto secondLevel = std::get<0>(entry);
+    const auto covered = std::get<1>(entry);
     CAPTURE(secondLevel);
     CHECK(coversParsed(context, gather, gatherProgram(secondLevel)) ==
           covered);
@@ -599,12 +607,14 @@ TEST_CASE("every hierarchical tree is proven for all P, and each P is its "
       {"ownership", "proven"},
       {"coverage", "proven"},
       {"operator-legality", "proven"}};
-  for (auto [arity, flatBelow] : {std::pair<int64_t, int64_t>{2, 0},
+  for (const auto &entry : {std::pair<int64_t, int64_t>{2, 0},
                                   {3, 0},
                                   {4, 8},
                                   {8, 2},
                                   {16, 16},
                                   {2, 16}}) {
+    const auto arity = std::get<0>(entry);
+    const auto flatBelow = std::get<1>(entry);
     CAPTURE(arity);
     CAPTURE(flatBelow);
     for (auto [kind, type] : kinds)
@@ -683,9 +693,11 @@ TEST_CASE("every hierarchical tree is proven for all P, and each P is its "
   const std::vector<const char *> regrouped = {
       "1 -> 0 [0], 4 -> 3 [0], 7 -> 6 [0], 9 -> 6 [0]",
       "2 -> 0 [0], 5 -> 3 [0]", "3 -> 0 [0]", "6 -> 0 [0]", "8 -> 0 [0]"};
-  for (auto [steps, covered] :
+  for (const auto &entry :
        {std::pair{right, true}, std::pair{early, false},
         std::pair{regrouped, false}}) {
+    const auto steps = std::get<0>(entry);
+    const auto covered = std::get<1>(entry);
     CAPTURE(steps[0]);
     CHECK(coversParsed(context, hier, program(steps)) == covered);
   }
@@ -729,7 +741,7 @@ TEST_CASE("the digit routings are proven for every P = base^s, and each "
   // The instances: exactly P = base^s, and every step as the closed form.
   mlir::MLIRContext context;
   context.getOrLoadDialect<CollDialect>();
-  for (auto [source, base] :
+  for (const auto &entry :
        {std::pair{"collective c : alltoall<any> { ranks P; digits "
                   "balanced_ternary; }",
                   3},
@@ -737,6 +749,8 @@ TEST_CASE("the digit routings are proven for every P = base^s, and each "
                   2},
         std::pair{"collective c : alltoall<any> { ranks P; digits radix(3); }",
                   3}}) {
+    const auto source = std::get<0>(entry);
+    const auto base = std::get<1>(entry);
     mlir::OwningOpRef<mlir::ModuleOp> module;
     CollectiveOp spec = collc_test::parseSpec(context, module, source);
     mlir::OpBuilder builder(module->getBody(), module->getBody()->end());
@@ -775,9 +789,12 @@ TEST_CASE("the digit routings are proven for every P = base^s, and each "
     step(6, "[5, 6, 7]");
     return text + "}\n";
   };
-  for (auto [plus, minus, covered] :
+  for (const auto &entry :
        {std::tuple{"[1, 4, 7]", "[2, 5, 8]", true},
         std::tuple{"[1, 5, 7]", "[2, 4, 8]", false}}) {
+    const auto plus = std::get<0>(entry);
+    const auto minus = std::get<1>(entry);
+    const auto covered = std::get<2>(entry);
     CAPTURE(plus);
     mlir::OwningOpRef<mlir::ModuleOp> parsed =
         mlir::parseSourceString<mlir::ModuleOp>(program(plus, minus),

@@ -64,8 +64,11 @@ std::optional<MachineModel> MachineModel::parse(llvm::StringRef text,
   bool haveBeta = false;
   int lineNo = 0;
   for (llvm::StringRef rest = text; !rest.empty();) {
-    auto [line, next] = rest.split('\n');
-    rest = next;
+    // Not a structured binding: the lambda below captures `line`, which
+    // clang before 16 does not allow of a binding.
+    std::pair<llvm::StringRef, llvm::StringRef> split = rest.split('\n');
+    llvm::StringRef line = split.first;
+    rest = split.second;
     ++lineNo;
     llvm::StringRef content = line.split('#').first;
     llvm::StringRef trimmed = content.trim();

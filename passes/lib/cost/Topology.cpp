@@ -220,8 +220,11 @@ std::optional<Topology> Topology::parse(llvm::StringRef text,
   std::vector<int64_t> placement;
   int lineNo = 0, nodesLine = 0;
   for (llvm::StringRef rest = text; !rest.empty();) {
-    auto [line, next] = rest.split('\n');
-    rest = next;
+    // Not a structured binding: `fail` captures `line`, which clang
+    // before 16 does not allow of a binding.
+    std::pair<llvm::StringRef, llvm::StringRef> split = rest.split('\n');
+    llvm::StringRef line = split.first;
+    rest = split.second;
     ++lineNo;
     llvm::SmallVector<llvm::StringRef> words;
     line.split('#').first.split(words, ' ', -1, /*KeepEmpty=*/false);
