@@ -7,7 +7,8 @@ packages=(build-essential cmake ninja-build pkg-config python3 lld
   libz3-dev libboost-graph-dev doctest-dev
   libopenmpi-dev openmpi-bin libucx-dev
   mpich libmpich-dev  # the second MPI: tools/test.sh runs the MPI tests on both
-  libsimgrid-dev)  # SimGrid's SMPI: clusters larger than this machine (docs/scale.md)
+  libsimgrid-dev  # SimGrid's SMPI: clusters larger than this machine (docs/scale.md)
+  clang libclang-rt-14-dev)  # the sanitizer tree: clang and its ASan/UBSan runtime (tools/sanitize.sh)
 
 missing=()
 for p in "${packages[@]}"; do
