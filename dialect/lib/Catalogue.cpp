@@ -259,20 +259,6 @@ std::string coll::describeSchedule(CollectiveOp spec) {
          ")";
 }
 
-bool coll::isTreeFamily(Family family) {
-  return family == Family::flatTree || family == Family::binomialTree ||
-         family == Family::chainTree || family == Family::hierarchicalTree;
-}
-
-bool coll::isDigitFamily(Family family) {
-  return family == Family::pairwise || family == Family::bruck ||
-         family == Family::retri || family == Family::trivance;
-}
-
-bool coll::isScanFamily(Family family) {
-  return family == Family::chainScan || family == Family::doublingScan;
-}
-
 std::optional<std::string> coll::checkParameter(llvm::StringRef name,
                                                 int64_t value) {
   if (name == "r") { // 0 (the halving butterfly), N > 0, or max

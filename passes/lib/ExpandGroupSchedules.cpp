@@ -3,9 +3,7 @@
 #include "coll/Passes/GroupSchedule.h"
 #include "coll/Passes/Lowering.h"
 #include "coll/Passes/Passes.h"
-#include "coll/Passes/DigitSchedule.h"
 #include "coll/Passes/PlanProgram.h"
-#include "coll/Passes/TreeSchedule.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -57,8 +55,8 @@ StepOp coll::appendTransferStep(OpBuilder &builder, Location loc,
 
 /// butterfly(r = max) on xor(P): every rank's coll::doublingPlan
 /// (recursive doubling, one part), the plan the header runs.
-static ProgramOp expandRecursiveDoubling(CollectiveOp spec, int64_t P,
-                                         OpBuilder &builder) {
+ProgramOp coll::expandRecursiveDoubling(CollectiveOp spec, int64_t P,
+                                        OpBuilder &builder) {
   return expandPlans(
       spec, P, builder,
       [&](int rank) { return doublingPlan(static_cast<int>(P), rank); },
@@ -127,9 +125,9 @@ static void appendVectorStep(OpBuilder &builder, Location loc, StringRef phase,
 /// The shifted butterfly (butterfly(r) with r > 0, or r = max off xor(P),
 /// on any group): the plan of coll/butterfly.hpp (design.md 3.1), which
 /// the generated code runs, as group-level moves of vector slots.
-static ProgramOp expandShiftedButterfly(CollectiveOp spec,
-                                        const GroupAlgebra &group,
-                                        OpBuilder &builder) {
+ProgramOp coll::expandShiftedButterfly(CollectiveOp spec, int64_t P,
+                                       OpBuilder &builder, bool) {
+  GroupAlgebra group = groupOfSpec(spec, P);
   ButterflyPlan plan = shiftedButterflyPlan(spec, group);
   ProgramOp program = createGroupProgram(spec, group, plan.copies, builder);
   OpBuilder::InsertionGuard guard(builder);
@@ -166,20 +164,9 @@ ButterflyPlan coll::shiftedButterflyPlan(CollectiveOp spec,
       group.runtime());
 }
 
-ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
+ProgramOp coll::expandGroupMoves(CollectiveOp spec, int64_t P,
                                  OpBuilder &builder, bool withTransfers) {
-  Family family = familyOf(spec);
-  if (isTreeFamily(family))
-    return expandTreeCollective(spec, P, builder);
-  if (isDigitFamily(family))
-    return expandDigitCollective(spec, P, builder);
-  if (isScanFamily(family))
-    return expandScanCollective(spec, P, builder);
-  if (family == Family::recursiveDoubling)
-    return expandRecursiveDoubling(spec, P, builder);
   GroupAlgebra group = groupOfSpec(spec, P);
-  if (family == Family::shiftedButterfly)
-    return expandShiftedButterfly(spec, group, builder);
   // The ring and the halving butterfly: the group's moves.
   ProgramOp program = createGroupProgram(spec, group, 1, builder);
   OpBuilder::InsertionGuard guard(builder);
@@ -220,32 +207,6 @@ ProgramOp coll::expandCollective(CollectiveOp spec, int64_t P,
         /*vector_sources=*/nullptr, /*vector_destinations=*/nullptr);
   }
   return program;
-}
-
-LogicalResult coll::expandAllCollectives(
-    ModuleOp module, int64_t ranks, StringRef ranksHint, bool withTransfers,
-    const std::function<bool(CollectiveOp)> &select) {
-  SmallVector<CollectiveOp> specs(module.getOps<CollectiveOp>());
-  for (CollectiveOp spec : specs) {
-    if (select && !select(spec))
-      continue;
-    // A fixed rank count is part of the spec; `ranks` fills in a symbolic one.
-    int64_t P = ranks;
-    if (std::optional<uint64_t> fixed = spec.getNumRanks())
-      P = static_cast<int64_t>(*fixed);
-    else if (P == 0)
-      return spec.emitError("collective '")
-             << spec.getSymName()
-             << "' has a symbolic rank count; give one with " << ranksHint;
-    if (!spec.acceptsRanks(P))
-      return spec.emitError("collective '")
-             << spec.getSymName() << "' does not admit P = " << P
-             << " (requires " << spec.describeRanks() << ")";
-    OpBuilder builder(spec);
-    expandCollective(spec, P, builder, withTransfers);
-    spec.erase();
-  }
-  return success();
 }
 
 namespace {

@@ -8,7 +8,9 @@
 namespace coll::verify {
 
 /// Each query fills verdict, method, note and counterexample; the caller
-/// times it and sets the scope.
+/// times it and sets the scope. One file each: MatchingQuery.cpp,
+/// OwnershipQuery.cpp, CoverageQuery.cpp, LegalityQuery.cpp (with
+/// identicalResultsNote); makeSolver and reverseBits are in Queries.cpp.
 void proveMatching(z3::context &ctx, const SlotProgram &sp,
                    const VerifyOptions &options, PropertyResult &result);
 void proveOwnership(z3::context &ctx, const SlotProgram &sp,

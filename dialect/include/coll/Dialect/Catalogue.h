@@ -114,12 +114,6 @@ Family familyOf(CollectiveOp spec);
 /// statements>)", e.g. "the ring (group cyclic(P), schedule linear)".
 std::string describeSchedule(CollectiveOp spec);
 
-/// Whether a family is one of the trees, the digit routings (with
-/// Trivance) or the scans.
-bool isTreeFamily(Family family);
-bool isDigitFamily(Family family);
-bool isScanFamily(Family family);
-
 /// A collective's fields as checkFamily reads them.
 struct FamilySpec {
   CollectiveKind kind = CollectiveKind::allreduce;

@@ -35,11 +35,23 @@ StepOp appendTransferStep(mlir::OpBuilder &builder, mlir::Location loc,
                           llvm::ArrayRef<mlir::Attribute> received = {});
 
 /// Builds the coll.program of `spec` for P ranks at the builder's insertion
-/// point. P must be admitted by the spec. Without transfers, every step of a
-/// group schedule is a group-level move alone (cheap for large P; the
-/// verifier works on it); tree schedules always list their transfers.
+/// point, by its family's expansion (Expansion.cpp binds them). P must be
+/// admitted by the spec. Without transfers, every step of a group schedule
+/// is a group-level move alone (cheap for large P; the verifier works on
+/// it); tree schedules always list their transfers.
 ProgramOp expandCollective(CollectiveOp spec, int64_t P,
                            mlir::OpBuilder &builder, bool withTransfers = true);
+
+/// The group schedules' expansions (ExpandGroupSchedules.cpp): the ring's
+/// and the halving butterfly's group moves, the shifted butterfly's
+/// coll::butterflyPlan and recursive doubling's coll::doublingPlan.
+/// Without transfers a group move is written as the move alone.
+ProgramOp expandGroupMoves(CollectiveOp spec, int64_t P,
+                           mlir::OpBuilder &builder, bool withTransfers);
+ProgramOp expandShiftedButterfly(CollectiveOp spec, int64_t P,
+                                 mlir::OpBuilder &builder, bool withTransfers);
+ProgramOp expandRecursiveDoubling(CollectiveOp spec, int64_t P,
+                                  mlir::OpBuilder &builder);
 
 /// Builds the coll.program of a scan spec (inclusive_scan, exclusive_scan)
 /// for P ranks at the builder's insertion point (ExpandScans.cpp).
