@@ -5,6 +5,7 @@
 #include "Helpers.h"
 #include "FamilyForms.h"
 
+#include "coll/Dialect/Catalogue.h"
 #include "coll/Passes/GroupSchedule.h"
 #include "coll/Passes/Simulation.h"
 #include "coll/Passes/Verify.h"
@@ -15,6 +16,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <atomic>
 #include <map>
 #include <random>
@@ -537,6 +539,66 @@ TEST_CASE("every binomial tree is proven for all P, and each P is its "
     mlir::OpBuilder builder(module->getBody(), module->getBody()->end());
     ProgramOp program = expandCollective(spec, 9, builder, false);
     CHECK_FALSE(familyCovers(spec, program, Property::coverage));
+  }
+}
+
+TEST_CASE("the family binding: which families are proven for every P at once") {
+  // Family.cpp's kFamilyProofs, family by family: a family bound to
+  // another's proof would claim "all P" for a schedule it is not about.
+  struct Case {
+    Family family;
+    const char *spec;
+    bool provenForAllP;
+  };
+  const Case cases[] = {
+      {Family::ring, "allreduce<any, sum> { ranks P; group cyclic(P); "
+                     "schedule linear; }",
+       true},
+      {Family::halving, "allreduce<any, sum> { ranks P; group cyclic(P); "
+                        "schedule butterfly; }",
+       true},
+      {Family::shiftedButterfly, "allreduce<any, sum> { ranks P; group "
+                                 "cyclic(P); schedule butterfly(r = 1); }",
+       false},
+      {Family::recursiveDoubling, "allreduce<any, sum> { ranks P where P == "
+                                  "2^k; group xor(P); schedule "
+                                  "butterfly(r = max); }",
+       false},
+      {Family::flatTree, "broadcast<any> { ranks P; root = 0; tree flat; }",
+       false},
+      {Family::binomialTree,
+       "broadcast<any> { ranks P; root = 0; tree binomial; }", true},
+      {Family::chainTree, "broadcast<any> { ranks P; root = 0; tree chain; }",
+       false},
+      {Family::hierarchicalTree,
+       "broadcast<any> { ranks P; root = 0; tree arity(3) flat_below(0); }",
+       true},
+      {Family::chainScan, "inclusive_scan<any, sum> { ranks P; schedule "
+                          "linear; }",
+       false},
+      {Family::doublingScan, "inclusive_scan<any, sum> { ranks P; schedule "
+                             "doubling; }",
+       false},
+      {Family::pairwise, "alltoall<any> { ranks P; schedule direct; }",
+       false},
+      {Family::bruck, "alltoall<any> { ranks P; digits radix(2); }", true},
+      {Family::retri, "alltoall<any> { ranks P; digits balanced_ternary; }",
+       true},
+      {Family::trivance, "allreduce<any, sum> { ranks P; digits "
+                         "balanced_ternary; }",
+       false},
+  };
+  REQUIRE(std::size(cases) == families().size());
+  mlir::MLIRContext context;
+  context.getOrLoadDialect<CollDialect>();
+  for (const Case &c : cases) {
+    const std::string name = familyInfo(c.family).name;
+    CAPTURE(name);
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    CollectiveOp spec = collc_test::parseSpec(
+        context, module, std::string("collective c : ") + c.spec);
+    REQUIRE(familyOf(spec) == c.family);
+    CHECK(proveFamily(spec, 16, {}).empty() == !c.provenForAllP);
   }
 }
 
