@@ -118,7 +118,7 @@ section "ucx: the same collectives over UCX instead of MPI's point-to-point (doc
 # (shared memory here, TCP below); and a program without MPI whose P
 # processes meet through files.
 ucx_runs=0
-for spec in "check_allreduce ring sm 5" "check_alltoall alltoall_bruck tcp 3" "check_allreduce trivance sm 4"; do
+for spec in "check_examples ring sm 5" "check_examples alltoall_bruck tcp 3" "check_examples trivance sm 4"; do
   read -r exe example tls P <<<"$spec"
   line=$(COLLC_TRANSPORT=ucx UCX_TLS=$tls,self mpirun "${mpirun_args[@]}" -x COLLC_TRANSPORT -x UCX_TLS \
     -np "$P" "build/bin/$exe" "$example" | grep "^PASS $example ") ||
