@@ -16,7 +16,6 @@
 
 #include "mlir/IR/Builders.h"
 
-#include <iterator>
 
 using namespace mlir;
 using namespace coll;
@@ -64,13 +63,8 @@ constexpr ExpansionEntry kExpansions[] = {
     {Family::trivance, expandDigits},
 };
 
-constexpr bool inFamilyOrder() {
-  for (size_t i = 0; i < std::size(kExpansions); ++i)
-    if (static_cast<size_t>(kExpansions[i].family) != i)
-      return false;
-  return std::size(kExpansions) == static_cast<size_t>(Family::trivance) + 1;
-}
-static_assert(inFamilyOrder(), "one entry per coll::Family, in its order");
+static_assert(bindsEveryFamilyInOrder(kExpansions),
+              "one entry per coll::Family, in its order");
 
 } // namespace
 

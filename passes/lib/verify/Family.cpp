@@ -38,7 +38,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iterator>
 
 using namespace coll;
 using namespace coll::verify;
@@ -75,13 +74,8 @@ constexpr FamilyProofEntry kFamilyProofs[] = {
     {Family::trivance, kPerPOnly},
 };
 
-constexpr bool inFamilyOrder() {
-  for (size_t i = 0; i < std::size(kFamilyProofs); ++i)
-    if (static_cast<size_t>(kFamilyProofs[i].family) != i)
-      return false;
-  return std::size(kFamilyProofs) == static_cast<size_t>(Family::trivance) + 1;
-}
-static_assert(inFamilyOrder(), "one entry per coll::Family, in its order");
+static_assert(bindsEveryFamilyInOrder(kFamilyProofs),
+              "one entry per coll::Family, in its order");
 
 const FamilyProof &familyProof(Family family) {
   return kFamilyProofs[static_cast<size_t>(family)].proof;

@@ -39,6 +39,23 @@ enum class Family {
   trivance,           // digits balanced_ternary;  (allreduce)
 };
 
+/// How many families there are (the last enumerator's value + 1).
+constexpr size_t kNumFamilies = static_cast<size_t>(Family::trivance) + 1;
+
+/// Whether a stage's binding table (an array of entries with a `family`
+/// field) has one entry per family, in `Family`'s order, so that
+/// `table[static_cast<size_t>(f)]` is f's: each table states it in a
+/// static_assert.
+template <class Entry, size_t N>
+constexpr bool bindsEveryFamilyInOrder(const Entry (&table)[N]) {
+  if (N != kNumFamilies)
+    return false;
+  for (size_t i = 0; i < N; ++i)
+    if (static_cast<size_t>(table[i].family) != i)
+      return false;
+  return true;
+}
+
 /// How a family uses a permutation group.
 enum class GroupUse {
   none,    // takes no group
