@@ -5,7 +5,7 @@
 // test/CMakeLists.txt's collc_mpi_program).
 // Launching a program costs more than most checks (0.3 s at P = 1, 1 s at
 // P = 8 oversubscribed), so one launch a P, not one an example.
-//   check_GROUP [EXAMPLE...]   (none named: every example of the group)
+//   check_examples [EXAMPLE...]   (none named: every example)
 // Each example prints its own PASS line; a failing one aborts the job,
 // naming itself. The last line counts the examples run: it is printed only
 // when every one passed on every rank.
