@@ -137,77 +137,29 @@ LogicalResult CollectiveOp::verify() {
 // ProgramOp
 //===----------------------------------------------------------------------===//
 
-/// The last num_scratch_parts parts start empty and are no result.
-static bool isScratchPart(ProgramOp program, int64_t part) {
-  std::optional<uint64_t> scratch = program.getNumScratchParts();
-  return scratch && part >= static_cast<int64_t>(program.getNumParts()) -
-                                static_cast<int64_t>(*scratch);
+PartRules ProgramOp::partRules() {
+  PartRules rules{getKind()};
+  rules.ranks = static_cast<int64_t>(getNumRanks());
+  rules.parts = static_cast<int64_t>(getNumParts());
+  rules.scratch = static_cast<int64_t>(getNumScratchParts().value_or(0));
+  if (std::optional<uint64_t> root = getRoot())
+    rules.root = static_cast<int64_t>(*root);
+  return rules;
 }
 
 bool ProgramOp::startsWith(int64_t rank, int64_t part) {
-  if (isScratchPart(*this, part))
-    return false;
-  switch (getKind()) {
-  case CollectiveKind::exclusive_scan: // part 0 is the rank's value, part 1 the result
-    return part == 0;
-  case CollectiveKind::allgather:
-  case CollectiveKind::gather: // each rank brings its own block
-    return rank == part;
-  case CollectiveKind::broadcast:
-  case CollectiveKind::scatter: // the root brings every part
-    return rank == static_cast<int64_t>(*getRoot());
-  default:
-    return true;
-  }
+  return partRules().startsWith(rank, part);
 }
 
 bool ProgramOp::delivers(int64_t rank, int64_t part) {
-  if (isScratchPart(*this, part))
-    return false;
-  switch (getKind()) {
-  case CollectiveKind::exclusive_scan: // rank 0's result is undefined (MPI)
-    return part == 1 && rank >= 1;
-  case CollectiveKind::reduce_scatter:
-  case CollectiveKind::scatter: // rank b keeps block b
-    return rank == part;
-  case CollectiveKind::reduce:
-  case CollectiveKind::gather:
-    return rank == static_cast<int64_t>(*getRoot());
-  default:
-    return true;
-  }
+  return partRules().delivers(rank, part);
 }
 
-bool ProgramOp::reduces() {
-  CollectiveKind kind = getKind();
-  return kind == CollectiveKind::allreduce ||
-         kind == CollectiveKind::reduce_scatter ||
-         kind == CollectiveKind::reduce || kind == CollectiveKind::barrier ||
-         isScan(kind);
-}
+bool ProgramOp::reduces() { return partRules().reduces(); }
 
 bool ProgramOp::expects(int64_t rank, int64_t part, int64_t fromRank,
                         int64_t fromPart) {
-  switch (getKind()) {
-  case CollectiveKind::allgather: // rank `part`'s own block
-  case CollectiveKind::gather:
-    return fromPart == part && fromRank == part;
-  case CollectiveKind::broadcast:
-  case CollectiveKind::scatter:
-    return fromPart == part && fromRank == static_cast<int64_t>(*getRoot());
-  case CollectiveKind::inclusive_scan: // ranks 0 .. rank
-    return fromPart == part && fromRank <= rank;
-  case CollectiveKind::exclusive_scan: // ranks 0 .. rank - 1, carried in part 0
-    return part == 1 && fromPart == 0 && fromRank < rank;
-  case CollectiveKind::alltoall: {
-    // Part j is the block at offset j: rank r starts with its block for
-    // r + j and must end with the block of r - j for it.
-    int64_t ranks = static_cast<int64_t>(getNumRanks());
-    return fromPart == part && fromRank == ((rank - part) % ranks + ranks) % ranks;
-  }
-  default: // a reduction: every contribution to this part
-    return fromPart == part && startsWith(fromRank, fromPart);
-  }
+  return partRules().expects(rank, part, fromRank, fromPart);
 }
 
 LogicalResult ProgramOp::verify() {

@@ -8,7 +8,8 @@
 using namespace coll;
 
 Simulation::Simulation(ProgramOp program)
-    : program(program), ranks(program.getNumRanks()),
+    : program(program), rules(program.partRules()),
+      ranks(program.getNumRanks()),
       parts(program.getNumParts()) {
   // A rank starts with its own contribution to each part it starts with
   // (every part for the reductions, its own block for allgather, the
@@ -19,7 +20,7 @@ Simulation::Simulation(ProgramOp program)
     for (int64_t b = 0; b < parts; ++b) {
       Slot &s = slot(r, b);
       s.tokens.resize(ranks * parts);
-      s.held = program.startsWith(r, b);
+      s.held = rules.startsWith(r, b);
       if (s.held) {
         s.tokens.set(b * ranks + r);
         holders[b * ranks + r] = 1;
@@ -55,10 +56,11 @@ std::string Simulation::describe(const llvm::BitVector &set,
 
 llvm::BitVector Simulation::expected(int64_t rank, int64_t part) const {
   llvm::BitVector want(ranks * parts);
-  for (int64_t p = 0; p < parts; ++p)
-    for (int64_t c = 0; c < ranks; ++c)
-      if (program.expects(rank, part, c, p))
-        want.set(p * ranks + c);
+  // Only contributions to one part can be expected (PartRules::sourcePart).
+  const int64_t p = rules.sourcePart(part);
+  for (int64_t c = 0; c < ranks; ++c)
+    if (rules.expects(rank, part, c, p))
+      want.set(p * ranks + c);
   return want;
 }
 
@@ -81,7 +83,8 @@ bool Simulation::needed(int64_t token) const {
   int64_t rank = token % ranks, part = token / ranks;
   for (int64_t r = 0; r < ranks; ++r)
     for (int64_t b = 0; b < parts; ++b)
-      if (program.delivers(r, b) && program.expects(r, b, rank, part))
+      if (rules.sourcePart(b) == part && rules.delivers(r, b) &&
+          rules.expects(r, b, rank, part))
         return true;
   return false;
 }
@@ -277,7 +280,7 @@ std::optional<Violation> Simulation::finish(int64_t numSteps) const {
   for (int64_t r = 0; r < ranks; ++r)
     for (int64_t b = 0; b < parts; ++b) {
       const Slot &s = slot(r, b);
-      if (program.delivers(r, b) && s.held && s.twice &&
+      if (rules.delivers(r, b) && s.held && s.twice &&
           (!first || s.twice->step < first->step))
         first = &*s.twice;
     }
@@ -286,7 +289,7 @@ std::optional<Violation> Simulation::finish(int64_t numSteps) const {
                      first->message, first->at};
   for (int64_t r = 0; r < ranks; ++r)
     for (int64_t b = 0; b < parts; ++b) {
-      if (!program.delivers(r, b))
+      if (!rules.delivers(r, b))
         continue;
       const Slot &s = slot(r, b);
       if (!s.held) {
@@ -322,7 +325,7 @@ std::optional<Violation> Simulation::finish(int64_t numSteps) const {
 }
 
 bool Simulation::holdsResult(int64_t rank, int64_t part) const {
-  return program.delivers(rank, part) && complete(slot(rank, part), rank, part);
+  return rules.delivers(rank, part) && complete(slot(rank, part), rank, part);
 }
 
 std::optional<Violation> Simulation::run(ProgramOp program) {

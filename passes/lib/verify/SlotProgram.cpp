@@ -197,6 +197,7 @@ static bool partPathsAreShort(const SlotProgram &sp) {
 SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
   SlotProgram sp;
   sp.program = program;
+  sp.rules = program.partRules();
   sp.ranks = program.getNumRanks();
   sp.parts = program.getNumParts();
   sp.group = program.getGroup();
@@ -224,8 +225,8 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
     }
   } else {
     for (int64_t slot = 0; slot < sp.numSlots; ++slot) {
-      sp.initial[slot] = program.startsWith(slot % sp.ranks, slot / sp.ranks);
-      sp.delivered[slot] = program.delivers(slot % sp.ranks, slot / sp.ranks);
+      sp.initial[slot] = sp.rules.startsWith(slot % sp.ranks, slot / sp.ranks);
+      sp.delivered[slot] = sp.rules.delivers(slot % sp.ranks, slot / sp.ranks);
     }
   }
   for (StepOp step : steps) {

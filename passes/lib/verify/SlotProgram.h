@@ -118,6 +118,7 @@ struct SlotProgram {
   /// Per step, the transfers (rank level only; for matching).
   std::vector<std::vector<Transfer>> transfers;
   ProgramOp program;
+  PartRules rules; // the program's (ProgramOp::partRules), read once
   /// The program's shape, worked out once by build (the encodings choose
   /// by it). Combine steps never follow copy steps, and no slot both sends
   /// and receives in a combine step: then a contribution moves along one
@@ -153,8 +154,8 @@ struct SlotProgram {
   bool needsToken(int64_t slot, int64_t token) const {
     if (groupLevel)
       return initial[token];
-    return const_cast<ProgramOp &>(program).expects(
-        rankOf(slot), partOf(slot), rankOf(token), partOf(token));
+    return rules.expects(rankOf(slot), partOf(slot), rankOf(token),
+                         partOf(token));
   }
   /// Whether some delivered slot needs `token` (else losing its last copy
   /// harms nobody: the last rank's own value in an exclusive scan).

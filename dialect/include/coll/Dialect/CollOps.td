@@ -140,6 +140,8 @@ def Coll_ProgramOp : Coll_Op<"program", [Symbol, NoTerminator, SingleBlock,
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
+    /// The program's slot rules (PartRules), read once.
+    PartRules partRules();
     /// Whether `rank` starts with a defined value of `part`.
     bool startsWith(int64_t rank, int64_t part);
     /// Whether `rank`'s `part` is a result the collective must deliver.

@@ -86,6 +86,7 @@ private:
   std::string describe(const llvm::BitVector &set, int64_t part) const;
 
   mutable ProgramOp program; // op accessors are not const
+  PartRules rules;           // the program's, read once
   int64_t ranks, parts;
   std::vector<Slot> slots;
   /// How many held slots hold each token.
