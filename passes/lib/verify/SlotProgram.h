@@ -29,8 +29,9 @@ namespace coll::verify {
 /// ast's move assignment without releasing it, so every `e = <temporary>`
 /// leaks the term e held; Z3_del_context then frees leaked terms in rounds,
 /// one per level of depth, which took most of a verify at P = 4096. A
-/// z3::expr is reassigned only through this copy (tools/check-z3-moves.sh
-/// finds any other).
+/// z3::expr is reassigned only through this copy: the build compiles
+/// against a z3++.h whose move assignment is deleted
+/// (cmake/Z3MoveGuard.cmake), so any other does not compile.
 inline void reassign(z3::expr &target, const z3::expr &value) {
   target = value;
 }
