@@ -18,6 +18,7 @@ ctest --test-dir build --output-on-failure -LE large
 # first tree's MPI-free policy for the preload.policy tests.
 if [ ! -f build-mpich/build.ninja ]; then
   cmake -S . -B build-mpich -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOLLC_MPI=mpich \
+    -DCMAKE_CXX_COMPILER=g++ \
     -DCOLLC_BUILD_COMPILER=OFF -DCOLLC_EXECUTABLE="$PWD/build/bin/collc" \
     -DCOLLC_PROOF_CACHE="$PWD/build/collc-proof-cache" \
     -DCOLLC_PRELOAD_POLICY="$PWD/build/test/preload-policy.so"

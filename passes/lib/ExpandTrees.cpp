@@ -33,8 +33,7 @@ Tree coll::treeOf(CollectiveOp spec) {
     tree.arity = static_cast<int>(*spec.getArity());
     tree.flatBelow = static_cast<int>(*spec.getFlatBelow());
     return tree;
-  case ScheduleKind::linear:
-  case ScheduleKind::butterfly:
+  default: // a group or digit schedule
     break;
   }
   llvm_unreachable("treeOf needs a tree schedule");
