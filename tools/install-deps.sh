@@ -8,7 +8,7 @@ packages=(build-essential cmake ninja-build pkg-config python3 lld
   libopenmpi-dev openmpi-bin libucx-dev
   mpich libmpich-dev  # the second MPI: tools/test.sh runs the MPI tests on both
   libsimgrid-dev  # SimGrid's SMPI: clusters larger than this machine (docs/scale.md)
-  clang libclang-rt-14-dev)  # the sanitizer tree: clang and its ASan/UBSan runtime (tools/sanitize.sh)
+  clang libclang-rt-14-dev)  # clang 14 builds the trees (tools/build.sh, tools/sanitize.sh); its ASan/UBSan runtime
 
 missing=()
 for p in "${packages[@]}"; do
