@@ -212,11 +212,13 @@ struct SelectSchedulesPass
     std::optional<MachineModel> loaded;
     const MachineModel *model = given;
     if (!model && !modelSpec.empty()) {
-      std::string errors;
-      llvm::raw_string_ostream os(errors);
-      if (!(loaded = MachineModel::load(modelSpec, os))) {
-        module.emitError("cannot use model '")
-            << modelSpec << "': " << StringRef(errors).trim();
+      MachineModel::LoadError error;
+      if (!(loaded = MachineModel::load(modelSpec, error))) {
+        InFlightDiagnostic diag = module.emitError("cannot use model '")
+                                  << modelSpec << "': ";
+        if (!error.where.empty())
+          diag << error.where << ": ";
+        diag << error.message;
         return signalPassFailure();
       }
       model = &*loaded;

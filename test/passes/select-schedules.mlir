@@ -7,6 +7,9 @@
 // RUN: not coll-opt --coll-select-schedules %S/Inputs/reconfigure.mlir 2>&1 | FileCheck %s --check-prefix=NOMODEL
 // RUN: not coll-opt --coll-select-schedules="model=%examples/models/seed000.model" %S/Inputs/reconfigure.mlir 2>&1 | FileCheck %s --check-prefix=NODELTA
 // RUN: not coll-opt --coll-select-schedules="model=no-such.model" %s --split-input-file 2>&1 | FileCheck %s --check-prefix=BADMODEL
+// RUN: not coll-opt --coll-select-schedules="model=alpha=x,beta=1" %S/Inputs/reconfigure.mlir 2>&1 | FileCheck %s --check-prefix=BADINLINE
+// RUN: echo "alhpa = 1" > %t.model
+// RUN: not coll-opt --coll-select-schedules="model=%t.model" %S/Inputs/reconfigure.mlir 2>&1 | FileCheck %s --check-prefix=BADFILE
 // RUN: coll-opt --coll-select-schedules --verify-diagnostics %S/Inputs/select-errors.mlir
 // RUN: coll-opt --coll-select-schedules="model=alpha=1,beta=0.001" --verify-diagnostics %S/Inputs/select-roots.mlir
 
@@ -16,7 +19,9 @@
 // CHECK: coll.choice @pick {candidates = [@fast, @ring],
 // CHECK-SAME: description = "alpha = 1 us, beta = 0.001 us/B (1.000 GB/s), gamma = 0 us/B", estimates = array<i64>, model = "inline",
 // CHECK-SAME: priced = [#coll.priced<ranks = 4, bounds = [8000], picks = [0, 1], costs = [2.000000e+00, 2.000000e-03, 6.000000e+00, 1.500000e-03]>], priced_up_to = 4 : i64}
-// BADMODEL: error: cannot use model 'no-such.model': collc: error: --model 'no-such.model' is neither a readable file nor 'alpha=...,beta=...'
+// BADMODEL: error: cannot use model 'no-such.model': neither a readable file nor 'alpha=...,beta=...'
+// BADINLINE: error: cannot use model 'alpha=x,beta=1': expected a non-negative number for 'alpha', got 'x'
+// BADFILE: error: cannot use model '{{.*}}.model': {{.*}}.model:1:1: unknown key 'alhpa'; expected name, alpha,
 module {
   coll.collective @fast {butterfly_r = -1 : i64, choice_of = "pick", group = #coll.group<xor>, kind = #coll.kind<allreduce>, num_ranks = 4 : i64, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<butterfly>}
   coll.collective @ring {choice_of = "pick", group = #coll.group<cyclic>, kind = #coll.kind<allreduce>, num_ranks = 4 : i64, op = #coll.op<sum>, rank_constraint = #coll.ranks<any>, schedule = #coll.schedule<linear>}

@@ -21,20 +21,23 @@ using namespace coll;
 using namespace coll::detail;
 
 std::optional<MachineModel> MachineModel::load(llvm::StringRef spec,
-                                               llvm::raw_ostream &errors) {
+                                               LoadError &loadError) {
   std::string error;
   if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
           llvm::MemoryBuffer::getFile(spec)) {
     std::optional<MachineModel> model =
         MachineModel::parse((*file)->getBuffer(), error);
-    if (!model)
-      errors << spec << ":" << error.substr(0, error.find(": ")) << ": error: "
-                   << error.substr(error.find(": ") + 2) << "\n";
-    else if (model->name == "model")
+    if (!model) {
+      // parse's "LINE:COL: message", at the file's name.
+      loadError.where = spec.str() + ":" + error.substr(0, error.find(": "));
+      loadError.message = error.substr(error.find(": ") + 2);
+      return std::nullopt;
+    }
+    if (model->name == "model")
       model->name = spec.rsplit('/').second.empty() ? spec.str()
                                                     : spec.rsplit('/').second.str();
     // A topology file is named relative to the model file.
-    if (model && !model->topologyFile.empty() &&
+    if (!model->topologyFile.empty() &&
         !llvm::sys::path::is_absolute(model->topologyFile)) {
       llvm::SmallString<128> path(llvm::sys::path::parent_path(spec));
       llvm::sys::path::append(path, model->topologyFile);
@@ -43,19 +46,37 @@ std::optional<MachineModel> MachineModel::load(llvm::StringRef spec,
     return model;
   }
   if (!spec.contains('=')) {
-    errors << "collc: error: --model '" << spec
-                 << "' is neither a readable file nor 'alpha=...,beta=...'\n";
+    loadError.message =
+        "neither a readable file nor 'alpha=...,beta=...'";
     return std::nullopt;
   }
   std::string lines = spec.str();
   std::replace(lines.begin(), lines.end(), ',', '\n');
   std::optional<MachineModel> model = MachineModel::parse(lines, error);
-  if (!model)
-    errors << "collc: error: --model: "
-                 << error.substr(error.find(": ") + 2) << "\n";
-  else if (model->name == "model")
+  if (!model) {
+    // (The line and column of the inline text's lines mean nothing.)
+    loadError.message = error.substr(error.find(": ") + 2);
+    return std::nullopt;
+  }
+  if (model->name == "model")
     model->name = "inline";
   return model;
+}
+
+std::optional<MachineModel> MachineModel::load(llvm::StringRef spec,
+                                               llvm::raw_ostream &errors) {
+  LoadError error;
+  std::optional<MachineModel> model = load(spec, error);
+  if (model)
+    return model;
+  if (!error.where.empty())
+    errors << error.where << ": error: " << error.message << "\n";
+  else if (spec.contains('=')) // inline constants
+    errors << "collc: error: --model: " << error.message << "\n";
+  else
+    errors << "collc: error: --model '" << spec << "' is " << error.message
+           << "\n";
+  return std::nullopt;
 }
 
 std::optional<MachineModel> MachineModel::parse(llvm::StringRef text,

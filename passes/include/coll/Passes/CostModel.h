@@ -60,9 +60,18 @@ struct MachineModel {
   /// `error` to "LINE:COL: message".
   static std::optional<MachineModel> parse(llvm::StringRef text,
                                            std::string &error);
+  /// Why `load` failed: the model file's "FILE:LINE:COL" when a line of it
+  /// is wrong (else empty), and what is wrong.
+  struct LoadError {
+    std::string where;
+    std::string message;
+  };
   /// A model file (its topology file named relative to it), or inline
-  /// "alpha=...,beta=..."; errors go to `errors` as
-  /// "FILE:LINE:COL: error: ..." or "collc: error: ...".
+  /// "alpha=...,beta=..."; on error nullopt and `error` set.
+  static std::optional<MachineModel> load(llvm::StringRef spec,
+                                          LoadError &error);
+  /// `load` for the command line: errors go to `errors` as
+  /// "FILE:LINE:COL: error: ..." or "collc: error: --model ...".
   static std::optional<MachineModel> load(llvm::StringRef spec,
                                           llvm::raw_ostream &errors);
   /// "alpha = 0.065 us, beta = 1.717528e-05 us/B (58.223 GB/s), gamma = 0 us/B"
