@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FamilyProof.h"
+#include "QueryParts.h"
 
 #include "coll/Dialect/Catalogue.h"
 
@@ -86,40 +87,30 @@ using Clock = std::chrono::steady_clock;
 } // namespace
 
 void coll::verify::settle(z3::solver &solver, PropertyResult &result) {
-  std::string reason;
   auto start = Clock::now();
-  Outcome outcome = check(solver, reason);
+  const bool unsatOrUnknown = settled(solver, result);
   result.seconds += std::chrono::duration<double>(Clock::now() - start).count();
-  switch (outcome) {
-  case Outcome::unsat:
-    result.verdict = Verdict::proven;
+  if (unsatOrUnknown)
     return;
-  case Outcome::unknown:
-    result.verdict = Verdict::notProven;
-    result.note = reason;
-    return;
-  case Outcome::sat: {
-    result.verdict = Verdict::violated;
-    z3::model model = solver.get_model();
-    Counterexample c;
-    std::vector<std::string> values;
-    for (unsigned k = 0; k < model.num_consts(); ++k) {
-      z3::func_decl d = model.get_const_decl(k);
-      z3::expr v = model.get_const_interp(d);
-      std::string text =
-          v.is_numeral() ? v.get_decimal_string(0) : v.to_string();
-      if (d.name().str() == "P")
-        c.ranks = std::stoll(text);
-      values.push_back(d.name().str() + " = " + text);
-    }
-    std::sort(values.begin(), values.end());
-    c.message = "the closed form fails for";
-    for (size_t k = 0; k < values.size(); ++k)
-      c.message += (k ? ", " : " ") + values[k];
-    result.counterexample = c;
-    return;
+  // A model: the values of P and the step (and what else the query
+  // declared) for which the closed form fails.
+  result.verdict = Verdict::violated;
+  z3::model model = solver.get_model();
+  Counterexample c;
+  std::vector<std::string> values;
+  for (unsigned k = 0; k < model.num_consts(); ++k) {
+    z3::func_decl d = model.get_const_decl(k);
+    z3::expr v = model.get_const_interp(d);
+    std::string text = v.is_numeral() ? v.get_decimal_string(0) : v.to_string();
+    if (d.name().str() == "P")
+      c.ranks = std::stoll(text);
+    values.push_back(d.name().str() + " = " + text);
   }
-  }
+  std::sort(values.begin(), values.end());
+  c.message = "the closed form fails for";
+  for (size_t k = 0; k < values.size(); ++k)
+    c.message += (k ? ", " : " ") + values[k];
+  result.counterexample = c;
 }
 
 Verdict coll::verify::addInduction(
