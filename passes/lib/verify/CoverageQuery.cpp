@@ -173,9 +173,9 @@ static void finalSlotsByReplay(const SlotProgram &sp, PropertyResult &result,
   // What a slot needs depends on its rank only for scans and alltoall
   // (ProgramOp::expects); elsewhere slots of one part that share a token
   // list share its verdict, checked once: the culprit token, or -1.
-  bool byRank = sp.kind == CollectiveKind::inclusive_scan ||
-                sp.kind == CollectiveKind::exclusive_scan ||
-                sp.kind == CollectiveKind::alltoall;
+  bool byRank = sp.rules.kind == CollectiveKind::inclusive_scan ||
+                sp.rules.kind == CollectiveKind::exclusive_scan ||
+                sp.rules.kind == CollectiveKind::alltoall;
   std::map<std::pair<const std::vector<int64_t> *, int64_t>, int64_t> verdictOf;
   for (int64_t slot = 0; slot < sp.numSlots; ++slot) {
     if (!sp.delivered[slot])
@@ -215,7 +215,7 @@ static void finalSlotsByReplay(const SlotProgram &sp, PropertyResult &result,
         }
       int64_t part = sp.partOf(slot);
       for (int64_t p : {int64_t(0), part}) {
-        if (p != part && sp.kind != CollectiveKind::exclusive_scan)
+        if (p != part && sp.rules.kind != CollectiveKind::exclusive_scan)
           continue;
         for (int64_t t = p * sp.ranks; t < (p + 1) * sp.ranks; ++t)
           if ((culprit < 0 || t < culprit) && sp.needsToken(slot, t) &&

@@ -24,7 +24,7 @@ std::string coll::verify::identicalResultsNote(z3::context &ctx,
                                               const VerifyOptions &options) {
   if (!const_cast<ProgramOp &>(sp.program).reduces())
     return "bitwise-identical results: yes (data is only copied)";
-  if (isScan(sp.kind))
+  if (isScan(sp.rules.kind))
     return "bitwise-identical results: not applicable (each rank gets its "
            "own prefix)";
   if (!sp.reduceThenCopy) {

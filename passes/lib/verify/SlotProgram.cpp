@@ -206,9 +206,6 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
   if (sp.group)
     sp.algebra = GroupAlgebra::of(program);
   sp.noncommutative = program.getNoncommutative();
-  sp.kind = program.getKind();
-  if (std::optional<uint64_t> root = program.getRoot())
-    sp.root = static_cast<int64_t>(*root);
   auto steps = program.getBody().getOps<StepOp>();
   sp.groupLevel = !perRank && provenOnGroupLevel(program);
   // Group level: slot = copy * P + placement (copies 1.. are scratch).
@@ -220,8 +217,9 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
     // block (allgather's input, reduce_scatter's output).
     for (int64_t k = 1; k < sp.numSlots; ++k) {
       bool scratch = k >= sp.ranks;
-      sp.initial[k] = !scratch && sp.kind != CollectiveKind::allgather;
-      sp.delivered[k] = !scratch && sp.kind != CollectiveKind::reduce_scatter;
+      sp.initial[k] = !scratch && sp.rules.kind != CollectiveKind::allgather;
+      sp.delivered[k] =
+          !scratch && sp.rules.kind != CollectiveKind::reduce_scatter;
     }
   } else {
     for (int64_t slot = 0; slot < sp.numSlots; ++slot) {
@@ -273,7 +271,7 @@ SlotProgram SlotProgram::build(ProgramOp program, bool perRank) {
   sp.reduceThenCopy = reducesThenCopies(sp);
   sp.movesKeepParts = everyMoveKeepsItsPart(sp);
   sp.keepsPartIndices = sp.movesKeepParts && sp.reduceThenCopy &&
-                        sp.kind != CollectiveKind::exclusive_scan;
+                        sp.rules.kind != CollectiveKind::exclusive_scan;
   sp.pathsCompose = !sp.groupLevel && partPathsAreShort(sp);
   return sp;
 }
@@ -576,7 +574,7 @@ z3::expr Encoder::heldAt(const z3::expr &part, const z3::expr &rank) const {
 
 z3::expr Encoder::heldByKind(const z3::expr &part,
                              const z3::expr &rank) const {
-  switch (program.kind) {
+  switch (program.rules.kind) {
   case CollectiveKind::exclusive_scan: // part 0 carries the prefix
     return part == numLike(part, 0);
   case CollectiveKind::allgather: // its own block
@@ -584,7 +582,7 @@ z3::expr Encoder::heldByKind(const z3::expr &part,
     return rank == part;
   case CollectiveKind::broadcast:
   case CollectiveKind::scatter:
-    return rank == numLike(rank, *program.root);
+    return rank == numLike(rank, program.rules.root);
   default:
     return ctx.bool_val(true);
   }
@@ -597,7 +595,7 @@ z3::expr Encoder::deliveredAt(const z3::expr &part,
 
 z3::expr Encoder::deliveredByKind(const z3::expr &part,
                                   const z3::expr &rank) const {
-  switch (program.kind) {
+  switch (program.rules.kind) {
   case CollectiveKind::exclusive_scan: // part 1, but rank 0's is undefined
     return part == numLike(part, 1) && rank != numLike(rank, 0);
   case CollectiveKind::reduce_scatter: // its own block
@@ -605,7 +603,7 @@ z3::expr Encoder::deliveredByKind(const z3::expr &part,
     return rank == part;
   case CollectiveKind::reduce:
   case CollectiveKind::gather:
-    return rank == numLike(rank, *program.root);
+    return rank == numLike(rank, program.rules.root);
   default:
     return ctx.bool_val(true);
   }
@@ -615,7 +613,7 @@ z3::expr Encoder::needsAt(const z3::expr &part, const z3::expr &rank,
                           const z3::expr &tokenPart,
                           const z3::expr &tokenRank) const {
   z3::expr held = heldAt(tokenPart, tokenRank);
-  switch (program.kind) {
+  switch (program.rules.kind) {
   case CollectiveKind::inclusive_scan: // ranks 0 .. rank
     return held && part == tokenPart && z3::ule(tokenRank, rank);
   case CollectiveKind::exclusive_scan: // ranks 0 .. rank - 1, from part 0
@@ -644,15 +642,16 @@ z3::expr Encoder::notScratch(const z3::expr &slot) const {
 
 z3::expr Encoder::initiallyHeld(const z3::expr &slot) const {
   if (program.groupLevel) // placement 0: each rank's own block
-    return program.kind == CollectiveKind::allgather ? slot == num(0)
-                                                     : notScratch(slot);
+    return program.rules.kind == CollectiveKind::allgather ? slot == num(0)
+                                                           : notScratch(slot);
   return notScratch(slot) && heldAt(partOf(slot), rankOf(slot));
 }
 
 z3::expr Encoder::isDelivered(const z3::expr &slot) const {
   if (program.groupLevel)
-    return program.kind == CollectiveKind::reduce_scatter ? slot == num(0)
-                                                          : notScratch(slot);
+    return program.rules.kind == CollectiveKind::reduce_scatter
+               ? slot == num(0)
+               : notScratch(slot);
   return notScratch(slot) && deliveredAt(partOf(slot), rankOf(slot));
 }
 

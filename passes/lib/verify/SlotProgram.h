@@ -111,8 +111,6 @@ struct SlotProgram {
   std::optional<GroupAlgebra> algebra;
   bool noncommutative = false;
   std::vector<SlotStep> steps;
-  CollectiveKind kind = CollectiveKind::allreduce;
-  std::optional<int64_t> root;
   /// Per slot: whether it starts with a value (its token), and whether its
   /// final value is a result the collective delivers.
   std::vector<char> initial, delivered;
