@@ -41,12 +41,14 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <thread>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -564,10 +566,11 @@ std::vector<std::string> validate(mlir::MLIRContext &context,
 
 const char *const kUsage =
     "usage: collc-recorded-execution EXAMPLES_DIR|FILE.coll [--mutant] "
-    "[--swap-merges] [--timing] [P|A..B ...]\n"
+    "[--swap-merges] [--timing] [--jobs=N] [P|A..B ...]\n"
     "  Run each example's generated collective on the in-process transport\n"
     "  with recording on, for each P (default 1..64), and require the\n"
-    "  recorded program to be proven and equal to the expansion.\n";
+    "  recorded program to be proven and equal to the expansion; N examples\n"
+    "  and rank counts at a time (default: one a core).\n";
 
 int main(int argc, char **argv) {
   coll::keepHeapForProofs();
@@ -582,6 +585,7 @@ int main(int argc, char **argv) {
   }
   std::vector<int> ranks;
   bool mutant = false, swapMerges = false, timing = false;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--mutant") {
@@ -594,6 +598,18 @@ int main(int argc, char **argv) {
     }
     if (arg == "--timing") {
       timing = true;
+      continue;
+    }
+    if (arg.rfind("--jobs=", 0) == 0) {
+      const std::string n = arg.substr(7);
+      if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos ||
+          n.size() > 4 || std::stoi(n) < 1) {
+        std::cerr << "collc-recorded-execution: error: '" << arg
+                  << "' needs a number of jobs >= 1\n"
+                  << kUsage;
+        return 2;
+      }
+      jobs = static_cast<unsigned>(std::stoi(n));
       continue;
     }
     size_t dots = arg.find("..");
@@ -630,81 +646,120 @@ int main(int argc, char **argv) {
       if (entry.path().extension() == ".coll")
         files.push_back(entry.path());
   std::sort(files.begin(), files.end());
-  int failed = 0, runs = 0, examples = 0;
+  std::vector<std::string> sources;
   for (const std::filesystem::path &file : files) {
     auto buffer = llvm::MemoryBuffer::getFile(file.string());
     if (!buffer) {
       std::cerr << file.string() << ": cannot read\n";
       return 2;
     }
-    std::string source = (*buffer)->getBuffer().str();
-    // Each P in a context of its own: a context keeps every attribute it
-    // ever made, and a recording at P = 1024 makes a million.
-    auto parse = [&](mlir::MLIRContext &context) {
-      context.getOrLoadDialect<CollDialect>();
-      llvm::SourceMgr sourceMgr;
-      sourceMgr.AddNewSourceBuffer(
-          llvm::MemoryBuffer::getMemBufferCopy(source, file.string()),
-          llvm::SMLoc());
-      return parseCollFile(sourceMgr, &context);
-    };
-    bool served = false;
-    for (int P : ranks) {
-      mlir::MLIRContext context;
-      mlir::OwningOpRef<mlir::ModuleOp> module = parse(context);
-      if (!module) {
-        std::cerr << file.string() << ": does not parse\n";
-        return 2;
+    sources.push_back((*buffer)->getBuffer().str());
+  }
+
+  // One task an example and P, each in a context of its own (a context
+  // keeps every attribute it ever made, and a recording at P = 1024 makes
+  // a million); `jobs` of them at a time, their reports printed in order.
+  struct Task {
+    size_t file;
+    int P;
+    std::string out, err;
+    int runs = 0, failed = 0;
+    bool served = false, unparsed = false;
+  };
+  std::vector<Task> tasks;
+  for (size_t f = 0; f < files.size(); ++f)
+    for (int P : ranks)
+      tasks.push_back(Task{f, P});
+  auto runTask = [&](Task &task) {
+    const std::filesystem::path &file = files[task.file];
+    const std::string name = file.filename().string();
+    mlir::MLIRContext context;
+    context.getOrLoadDialect<CollDialect>();
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
+                                     sources[task.file], file.string()),
+                                 llvm::SMLoc());
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        parseCollFile(sourceMgr, &context);
+    if (!module) {
+      task.unparsed = true;
+      return;
+    }
+    const int P = task.P;
+    for (CollectiveOp anySpec : module->getOps<CollectiveOp>()) {
+      task.served = true;
+      if (!anySpec.acceptsRanks(P))
+        continue;
+      // `root = any`: each root's run against that root's proven
+      // expansion (coll::rootInstance); every root up to P = 16, beyond
+      // that the first two, the middle and the last.
+      std::vector<int> roots = {-1};
+      if (anySpec.getAnyRoot()) {
+        roots.clear();
+        for (int r = 0; r < P; ++r)
+          if (P <= 16 || r < 2 || r == P / 2 || r == P - 1)
+            roots.push_back(r);
       }
-      for (CollectiveOp anySpec : module->getOps<CollectiveOp>()) {
-        served = true;
-        if (!anySpec.acceptsRanks(P))
-          continue;
-        // `root = any`: each root's run against that root's proven
-        // expansion (coll::rootInstance); every root up to P = 16, beyond
-        // that the first two, the middle and the last.
-        std::vector<int> roots = {-1};
-        if (anySpec.getAnyRoot()) {
-          roots.clear();
-          for (int r = 0; r < P; ++r)
-            if (P <= 16 || r < 2 || r == P / 2 || r == P - 1)
-              roots.push_back(r);
-        }
-        for (int root : roots) {
+      for (int root : roots) {
         mlir::OwningOpRef<CollectiveOp> instance;
         if (root >= 0)
           instance = rootInstance(anySpec, root);
         CollectiveOp spec = root >= 0 ? *instance : anySpec;
         std::string checked; // the recording out of place, once checked
         for (bool inPlace : {false, true}) {
-          if (inPlace && (mutant || !runsInPlace(runtimeKind(spec.getKind()))))
+          if (inPlace &&
+              (mutant || !runsInPlace(runtimeKind(spec.getKind()))))
             continue;
-          ++runs;
+          ++task.runs;
           std::string text;
           Timing times;
           times.enabled = timing;
-          std::vector<std::string> failures = validate(
-              context, spec, P, mutant, swapMerges, inPlace, checked, text, times);
+          std::vector<std::string> failures =
+              validate(context, spec, P, mutant, swapMerges, inPlace,
+                       checked, text, times);
           if (timing)
-            std::cerr << file.filename().string() << " ("
-                      << spec.getSymName().str() << ") P = " << P
-                      << (inPlace ? " in place" : "") << ":" << times.text
-                      << "\n";
+            task.err += name + " (" + spec.getSymName().str() + ") P = " +
+                        std::to_string(P) + (inPlace ? " in place" : "") +
+                        ":" + times.text + "\n";
           if (failures.empty())
             checked = text;
           for (const std::string &f : failures) {
-            std::cout << file.filename().string() << " ("
-                      << spec.getSymName().str() << ") at P = " << P
-                      << (root >= 0 ? ", root " + std::to_string(root) : "")
-                      << (inPlace ? " in place" : "") << ": " << f << "\n";
-            ++failed;
+            task.out += name + " (" + spec.getSymName().str() + ") at P = " +
+                        std::to_string(P) +
+                        (root >= 0 ? ", root " + std::to_string(root) : "") +
+                        (inPlace ? " in place" : "") + ": " + f + "\n";
+            ++task.failed;
           }
-        }
         }
       }
     }
-    examples += served;
+  };
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t t; (t = next++) < tasks.size();)
+      runTask(tasks[t]);
+  };
+  std::vector<std::thread> workers;
+  for (unsigned j = 1; j < jobs; ++j)
+    workers.emplace_back(work);
+  work();
+  for (std::thread &w : workers)
+    w.join();
+
+  int failed = 0, runs = 0, examples = 0;
+  std::vector<bool> served(files.size(), false);
+  for (const Task &task : tasks) {
+    if (task.unparsed) {
+      std::cerr << files[task.file].string() << ": does not parse\n";
+      return 2;
+    }
+    std::cerr << task.err;
+    std::cout << task.out;
+    runs += task.runs;
+    failed += task.failed;
+    served[task.file] = served[task.file] || task.served;
   }
+  examples = static_cast<int>(std::count(served.begin(), served.end(), true));
   std::cout << "recorded-execution: " << examples << " examples, " << runs
             << " runs, " << failed << " failures";
   std::cout << "\n";
