@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config python3 lld
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   libz3-dev libboost-graph-dev doctest-dev
+  libzstd-dev  # the static MLIR and LLVM collc links name it (cmake/CollcMlirLibraries.cmake)
   libopenmpi-dev openmpi-bin libucx-dev
   mpich libmpich-dev  # the second MPI: tools/test.sh runs the MPI tests on both
   libsimgrid-dev  # SimGrid's SMPI: clusters larger than this machine (docs/scale.md)
