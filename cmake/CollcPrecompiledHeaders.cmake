@@ -5,6 +5,9 @@
 # "Time"). Only headers from outside the project are listed, so an edit to
 # collc's own headers rebuilds no precompiled header. A target of
 # add_mlir_library compiles in its object library, obj.TARGET.
+# Only with clang: gcc 12's were a 212 MB file a set, and made the build
+# slower (docs/history/testing-time-2026-12.md). The ASan tree's
+# force-included cmake/AsanWithPlainLlvm.h is part of each set there.
 # -DCMAKE_DISABLE_PRECOMPILE_HEADERS=ON builds without them.
 set(COLLC_PRECOMPILED_HEADERS
   <algorithm> <functional> <map> <memory> <optional> <set> <string> <vector>
@@ -25,6 +28,9 @@ endfunction()
 # target of a file or two compiled with OWNER's flags, where a header of
 # its own would cost as much as it saves).
 function(collc_precompile_mlir_headers)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    return()
+  endif()
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "REUSING" "")
   if(arg_REUSING)
     collc_compiling_target(owner ${arg_REUSING})
