@@ -3,7 +3,6 @@
 #include "coll/Passes/Lowering.h"
 
 #include "mlir/IR/Builders.h"
-#include "llvm/Support/ErrorHandling.h"
 
 #include <algorithm>
 #include <optional>
@@ -12,21 +11,22 @@
 using namespace mlir;
 using namespace coll;
 
+// #coll.kind and coll::Kind list the same kinds by the same names and
+// values (COLLC_KINDS): a kind added to one list and not the other, or
+// moved, stops the build here.
+#define COLLC_KIND_AGREES(name)                                                \
+  static_assert(static_cast<int>(Kind::name) ==                                \
+                    static_cast<int>(CollectiveKind::name),                    \
+                "#coll.kind<" #name "> and coll::Kind::" #name " differ");
+COLLC_KINDS(COLLC_KIND_AGREES)
+#undef COLLC_KIND_AGREES
+#define COLLC_KIND_ONE(name) +1
+static_assert(getMaxEnumValForCollectiveKind() + 1 == 0 COLLC_KINDS(COLLC_KIND_ONE),
+              "#coll.kind has a kind coll::Kind lacks");
+#undef COLLC_KIND_ONE
+
 Kind coll::runtimeKind(CollectiveKind kind) {
-  switch (kind) {
-  case CollectiveKind::allreduce: return Kind::allreduce;
-  case CollectiveKind::reduce_scatter: return Kind::reduce_scatter;
-  case CollectiveKind::allgather: return Kind::allgather;
-  case CollectiveKind::alltoall: return Kind::alltoall;
-  case CollectiveKind::broadcast: return Kind::broadcast;
-  case CollectiveKind::reduce: return Kind::reduce;
-  case CollectiveKind::gather: return Kind::gather;
-  case CollectiveKind::scatter: return Kind::scatter;
-  case CollectiveKind::inclusive_scan: return Kind::inclusive_scan;
-  case CollectiveKind::exclusive_scan: return Kind::exclusive_scan;
-  case CollectiveKind::barrier: return Kind::barrier;
-  }
-  llvm_unreachable("every collective kind has a runtime kind");
+  return static_cast<Kind>(static_cast<int>(kind));
 }
 
 void StepAssembly::add(int rank, const PlanStep &step) {

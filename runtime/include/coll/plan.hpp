@@ -30,34 +30,37 @@ namespace coll {
 
 enum class Action { copy, combine, fold };
 
-// The kinds a plan serves, spelled as the coll dialect's #coll.kind.
+// The kinds a plan serves, once: coll::Kind and kindName below are made
+// from this list, and the coll dialect's #coll.kind names the same kinds
+// with the same values (checked where the compiler converts,
+// passes/lib/PlanProgram.cpp). The values are part of a policy's ABI
+// (libcollc_mpi.so): new kinds go at the end.
+#define COLLC_KINDS(X) \
+  X(allreduce)         \
+  X(reduce_scatter)    \
+  X(allgather)         \
+  X(alltoall)          \
+  X(broadcast)         \
+  X(reduce)            \
+  X(gather)            \
+  X(scatter)           \
+  X(inclusive_scan)    \
+  X(exclusive_scan)    \
+  X(barrier)
+
 enum class Kind {
-  allreduce,
-  reduce_scatter,
-  allgather,
-  alltoall,
-  broadcast,
-  reduce,
-  gather,
-  scatter,
-  inclusive_scan,
-  exclusive_scan,
-  barrier
+#define COLLC_KIND_ENUMERATOR(kind) kind,
+  COLLC_KINDS(COLLC_KIND_ENUMERATOR)
+#undef COLLC_KIND_ENUMERATOR
 };
 
 inline const char* kindName(Kind kind) {
   switch (kind) {
-    case Kind::allreduce: return "allreduce";
-    case Kind::reduce_scatter: return "reduce_scatter";
-    case Kind::allgather: return "allgather";
-    case Kind::alltoall: return "alltoall";
-    case Kind::broadcast: return "broadcast";
-    case Kind::reduce: return "reduce";
-    case Kind::gather: return "gather";
-    case Kind::scatter: return "scatter";
-    case Kind::inclusive_scan: return "inclusive_scan";
-    case Kind::exclusive_scan: return "exclusive_scan";
-    case Kind::barrier: return "barrier";
+#define COLLC_KIND_NAME(name) \
+  case Kind::name:            \
+    return #name;
+    COLLC_KINDS(COLLC_KIND_NAME)
+#undef COLLC_KIND_NAME
   }
   return "?";
 }

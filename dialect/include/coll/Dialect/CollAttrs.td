@@ -5,11 +5,14 @@
 include "coll/Dialect/CollDialect.td"
 include "mlir/IR/EnumAttr.td"
 
+// The runtime's coll::Kind (COLLC_KINDS, runtime/include/coll/plan.hpp)
+// by name and value: coll::runtimeKind is a cast, and PlanProgram.cpp
+// checks at compile time that the two lists agree.
 def Coll_CollectiveKind : I32EnumAttr<"CollectiveKind", "collective kind", [
     I32EnumAttrCase<"allreduce", 0>, I32EnumAttrCase<"reduce_scatter", 1>,
-    I32EnumAttrCase<"allgather", 2>, I32EnumAttrCase<"broadcast", 3>,
-    I32EnumAttrCase<"reduce", 4>, I32EnumAttrCase<"gather", 5>,
-    I32EnumAttrCase<"scatter", 6>, I32EnumAttrCase<"alltoall", 7>,
+    I32EnumAttrCase<"allgather", 2>, I32EnumAttrCase<"alltoall", 3>,
+    I32EnumAttrCase<"broadcast", 4>, I32EnumAttrCase<"reduce", 5>,
+    I32EnumAttrCase<"gather", 6>, I32EnumAttrCase<"scatter", 7>,
     I32EnumAttrCase<"inclusive_scan", 8>, I32EnumAttrCase<"exclusive_scan", 9>,
     I32EnumAttrCase<"barrier", 10>
   ]> {
