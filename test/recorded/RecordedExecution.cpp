@@ -48,9 +48,9 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <thread>
 #include <memory>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
