@@ -746,7 +746,7 @@ int main(int argc, char **argv) {
   for (std::thread &w : workers)
     w.join();
 
-  int failed = 0, runs = 0, examples = 0;
+  int failed = 0, runs = 0;
   std::vector<bool> served(files.size(), false);
   for (const Task &task : tasks) {
     if (task.unparsed) {
@@ -759,7 +759,7 @@ int main(int argc, char **argv) {
     failed += task.failed;
     served[task.file] = served[task.file] || task.served;
   }
-  examples = static_cast<int>(std::count(served.begin(), served.end(), true));
+  const auto examples = std::count(served.begin(), served.end(), true);
   std::cout << "recorded-execution: " << examples << " examples, " << runs
             << " runs, " << failed << " failures";
   std::cout << "\n";
