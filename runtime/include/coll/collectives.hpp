@@ -322,8 +322,9 @@ std::string describeGeneratedCall(const CallView& view);
 // Checked mode's agreement before a generated call runs `plan`: the kind,
 // root and schedule, the element type and operator, and the bytes of the
 // plan's data parts.
-template <class T, class Op>
-[[gnu::noinline, gnu::cold]] void checkCall(Comm& comm, const Plan& plan, PartSpan<T> parts) {
+template <class T>
+[[gnu::noinline, gnu::cold]] void checkCall(Comm& comm, const Plan& plan, PartSpan<T> parts,
+                                            const Merger& merger) {
   CallView view;
   view.origin = static_cast<std::uint8_t>(CallOrigin::generated);
   view.call = static_cast<std::uint8_t>(plan.kind);
@@ -331,17 +332,18 @@ template <class T, class Op>
   view.schedule = plan.schedule;
   view.element = static_cast<std::uint8_t>(elementCode<T>());
   view.elementSize = sizeof(T);
-  view.op = std::is_same_v<Op, NoMerge> ? 0 : 1 + static_cast<std::uint8_t>(RecordedOpOf<Op>::value);
+  view.op = merger.merges ? 1 + static_cast<std::uint8_t>(merger.recorded) : 0;
   for (std::size_t i = 0; i < static_cast<std::size_t>(plan.parts) && i < parts.size(); ++i)
     view.bytes += parts[i].n * sizeof(T);
   agreeOnCall(comm, view, describeGeneratedCall);
 }
 
 // executeOn with a record file: out of the code of a call without one.
-template <class T, class Op>
-[[gnu::noinline]] void executeRecorded(Comm& comm, const Plan& plan, PartSpan<T> parts, Op op) {
+template <class T>
+[[gnu::noinline]] void executeRecorded(Comm& comm, const Plan& plan, PartSpan<T> parts,
+                                       const Merger& merger) {
   Recording call;
-  execute(comm.transport(), plan, parts, op, &call, &comm.executorBuffers());
+  executeParts(comm.transport(), plan, parts, merger, &call, &comm.executorBuffers());
   if (comm.recording()) comm.recording()->merge(call);
   recordCall(comm, call);
 }
@@ -350,11 +352,13 @@ template <class T, class Op>
 // Runs `plan` on comm's transport with its recording and buffers; with a
 // record file (Comm::recordTo), records the call into it. Inline (as
 // cachedPlan): one function less on a call's path.
-template <class T, class Op>
-[[gnu::always_inline]] inline void executeOn(Comm& comm, const Plan& plan, PartSpan<T> parts, Op op) {
-  if (__builtin_expect(comm.checked(), 0)) detail::checkCall<T, Op>(comm, plan, parts);
-  if (__builtin_expect(!comm.recordFile().empty(), 0)) return detail::executeRecorded(comm, plan, parts, op);
-  execute(comm.transport(), plan, parts, op, comm.recording(), &comm.executorBuffers());
+template <class T>
+[[gnu::always_inline]] inline void executeOn(Comm& comm, const Plan& plan, PartSpan<T> parts,
+                                             const Merger& merger) {
+  if (__builtin_expect(comm.checked(), 0)) detail::checkCall<T>(comm, plan, parts, merger);
+  if (__builtin_expect(!comm.recordFile().empty(), 0))
+    return detail::executeRecorded(comm, plan, parts, merger);
+  detail::executeParts(comm.transport(), plan, parts, merger, comm.recording(), &comm.executorBuffers());
 }
 
 // Runs the tree collective of `kind` on comm. Buffers, by kind (count
@@ -371,9 +375,10 @@ template <class T, class Op>
 // the buffer is cut into min(S, count) segments that run the tree's plan
 // pipelined (coll::pipelinePlan): segment j runs step t - j in
 // super-step t.
-template <class T, class Op>
+namespace detail {
+template <class T>
 void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T* recv,
-             std::size_t count, Op op, int segments = 1) {
+             std::size_t count, const Merger& merger, int segments) {
   const int P = comm.size(), rank = comm.rank();
   const int S = segmentsUsed("coll::runTree", segments, count, kind,
                              {Kind::broadcast, Kind::reduce, Kind::allreduce},
@@ -441,8 +446,14 @@ void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T
                   whole.initial ? whole.initial + at : nullptr, whole.keep};
     }
   }
-  executeOn(comm, plan, PartSpan<T>(parts, static_cast<std::size_t>(plan.parts + plan.scratchParts)), op);
+  executeOn(comm, plan, PartSpan<T>(parts, static_cast<std::size_t>(plan.parts + plan.scratchParts)), merger);
   own.finish();
+}
+}  // namespace detail
+template <class T, class Op>
+void runTree(Comm& comm, Kind kind, const Tree& tree, int root, const T* send, T* recv,
+             std::size_t count, Op op, int segments = 1) {
+  detail::runTree(comm, kind, tree, root, send, recv, count, mergerOf<T>(op), segments);
 }
 
 // Runs the digit-routed alltoall (coll::digitPlan) on comm: send and recv
@@ -467,20 +478,26 @@ void runDigitAlltoall(Comm& comm, const Digits& digits, const T* send, T* recv,
   for (int j = 0; j < P; ++j)
     parts[j] = {recv + static_cast<std::size_t>((rank - j + P) % P) * count, count,
                 from + static_cast<std::size_t>((rank + j) % P) * count};
-  executeOn(comm, plan, PartSpan<T>(parts, static_cast<std::size_t>(P)), NoMerge{});
+  executeOn(comm, plan, PartSpan<T>(parts, static_cast<std::size_t>(P)), mergerOf<T>(NoMerge{}));
 }
 
 // Runs the Trivance allreduce (coll::trivancePlan) on comm: send and recv
 // hold count elements (in place when send == recv).
-template <class T, class Op>
-void runTrivance(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
+namespace detail {
+template <class T>
+void runTrivance(Comm& comm, const T* send, T* recv, std::size_t count, const Merger& merger) {
   const int P = comm.size(), rank = comm.rank();
   const Plan& plan = checkedPlan(comm, trivancePlanKey().view(), [&] { return trivancePlan(P, rank); });
   Workspace& work = comm.workspace();
   PartView<T>* parts = work.get<PartView<T>>(Workspace::parts, 2);
   parts[0] = {recv, count, send};
   parts[1] = {work.get<T>(Workspace::scratch, count), count, nullptr, false};
-  executeOn(comm, plan, PartSpan<T>(parts, 2), op);
+  executeOn(comm, plan, PartSpan<T>(parts, 2), merger);
+}
+}  // namespace detail
+template <class T, class Op>
+void runTrivance(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
+  detail::runTrivance(comm, send, recv, count, mergerOf<T>(op));
 }
 
 // Runs an inclusive or exclusive scan (coll::scanPlan) on comm: send and
@@ -489,9 +506,10 @@ void runTrivance(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
 // is written), carries prefixes in scratch (the doubling scan in part 0,
 // read from send until first merged; the chain in part 2) and leaves rank
 // 0's recv as it is.
-template <class T, class Op>
+namespace detail {
+template <class T>
 void runScan(Comm& comm, Kind kind, ScanSchedule schedule, const T* send, T* recv,
-             std::size_t count, Op op) {
+             std::size_t count, const Merger& merger) {
   const int P = comm.size(), rank = comm.rank();
   const Plan& plan = checkedPlan(comm, scanPlanKey(kind, schedule).view(),
                                  [&] { return scanPlan(kind, schedule, P, rank); });
@@ -509,11 +527,17 @@ void runScan(Comm& comm, Kind kind, ScanSchedule schedule, const T* send, T* rec
     parts[0] = {scratch, count, own, false};
     parts[1] = {recv, count, nullptr};
     if (numParts == 3) parts[2] = {scratch + count, count, nullptr, false};
-    executeOn(comm, plan, PartSpan<T>(parts, numParts), op);
+    executeOn(comm, plan, PartSpan<T>(parts, numParts), merger);
     return;
   }
   parts[0] = {recv, count, send};
-  executeOn(comm, plan, PartSpan<T>(parts, 1), op);
+  executeOn(comm, plan, PartSpan<T>(parts, 1), merger);
+}
+}  // namespace detail
+template <class T, class Op>
+void runScan(Comm& comm, Kind kind, ScanSchedule schedule, const T* send, T* recv,
+             std::size_t count, Op op) {
+  detail::runScan(comm, kind, schedule, send, recv, count, mergerOf<T>(op));
 }
 
 // An exclusive scan with an init value (std::exclusive_scan's): after
@@ -538,9 +562,10 @@ void applyScanInit(Comm& comm, T* recv, std::size_t count, Op op, const T& init)
 // With segments = S > 1 (allreduce only) the buffer is cut into
 // min(S, count) segments, each laid out as the whole buffer above, that
 // run the moves pipelined (coll::pipelinePlan).
-template <class T, class Group, class Op>
+namespace detail {
+template <class T, class Group>
 void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group, const T* send,
-              T* recv, std::size_t count, Op op, int segments = 1) {
+              T* recv, std::size_t count, const Merger& merger, int segments) {
   const int P = comm.size(), rank = comm.rank();
   checkGroup("coll::runGroup", group, P);
   const int S = segmentsUsed("coll::runGroup", segments, count, kind, {Kind::allreduce},
@@ -578,8 +603,14 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
     default:
       throw Error(std::string("coll::runGroup: group schedules do not serve ") + kindName(kind));
   }
-  executeOn(comm, plan, PartSpan<T>(parts, numParts), op);
+  executeOn(comm, plan, PartSpan<T>(parts, numParts), merger);
   own.finish();
+}
+}  // namespace detail
+template <class T, class Group, class Op>
+void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group, const T* send,
+              T* recv, std::size_t count, Op op, int segments = 1) {
+  detail::runGroup(comm, kind, schedule, group, send, recv, count, mergerOf<T>(op), segments);
 }
 
 // Runs butterfly(r) for 0 < r (coll::butterflyPlan, butterflyRankPlan) on
@@ -588,9 +619,10 @@ void runGroup(Comm& comm, Kind kind, GroupSchedule schedule, const Group& group,
 // is chunk group.position(b) of recv, the scratch copies have recv's
 // layout. A barrier (kind) runs the same messages with count 0 and no
 // buffers.
-template <class T, class Group, class Op>
+namespace detail {
+template <class T, class Group>
 void runButterfly(Comm& comm, int r, const Group& group, const T* send, T* recv,
-                  std::size_t count, Op op, Kind kind = Kind::allreduce) {
+                  std::size_t count, const Merger& merger, Kind kind) {
   const int P = comm.size(), rank = comm.rank();
   checkGroup("coll::runButterfly", group, P);
   if (kind != Kind::allreduce && (kind != Kind::barrier || count != 0))
@@ -608,13 +640,20 @@ void runButterfly(Comm& comm, int r, const Group& group, const T* send, T* recv,
   for (int c = 1; c < copies; ++c)
     chunkParts(group, scratch + static_cast<std::size_t>(c - 1) * count, static_cast<const T*>(nullptr),
                count, parts + static_cast<std::size_t>(c) * static_cast<std::size_t>(P), false);
-  executeOn(comm, plan, PartSpan<T>(parts, numParts), op);
+  executeOn(comm, plan, PartSpan<T>(parts, numParts), merger);
+}
+}  // namespace detail
+template <class T, class Group, class Op>
+void runButterfly(Comm& comm, int r, const Group& group, const T* send, T* recv,
+                  std::size_t count, Op op, Kind kind = Kind::allreduce) {
+  detail::runButterfly(comm, r, group, send, recv, count, mergerOf<T>(op), kind);
 }
 
 // Runs recursive doubling (coll::doublingPlan) on comm: send and recv hold
 // count elements (in place when send == recv).
-template <class T, class Op>
-void runDoubling(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
+namespace detail {
+template <class T>
+void runDoubling(Comm& comm, const T* send, T* recv, std::size_t count, const Merger& merger) {
   const int P = comm.size(), rank = comm.rank();
   if (P & (P - 1))
     throw Error("coll::runDoubling: recursive doubling needs a power-of-two size, got " +
@@ -622,7 +661,12 @@ void runDoubling(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
   const Plan& plan = checkedPlan(comm, doublingPlanKey().view(), [&] { return doublingPlan(P, rank); });
   PartView<T>* parts = comm.workspace().get<PartView<T>>(Workspace::parts, 1);
   parts[0] = {recv, count, send};
-  executeOn(comm, plan, PartSpan<T>(parts, 1), op);
+  executeOn(comm, plan, PartSpan<T>(parts, 1), merger);
+}
+}  // namespace detail
+template <class T, class Op>
+void runDoubling(Comm& comm, const T* send, T* recv, std::size_t count, Op op) {
+  detail::runDoubling(comm, send, recv, count, mergerOf<T>(op));
 }
 
 #if COLLC_RUNTIME_DEFINITIONS

@@ -91,6 +91,12 @@ void noStorage(int rank, int part);
 [[noreturn, gnu::cold]]
 void otherSize(int step, int rank, int from, int into);
 
+// A copy of a part's bytes (std::copy's memmove; a part of none may have
+// no storage).
+inline void copyBytes(unsigned char* to, const unsigned char* from, std::size_t bytes) {
+  if (bytes) std::memmove(to, from, bytes);
+}
+
 // Zeroes the state of n parts (ExecutorBuffers::prepare gives whole
 // 16-byte blocks): a few parts, the common case, in one store rather than
 // a call into the C library's memset, whose code is cold on a call after
@@ -123,170 +129,69 @@ void failedExchange(const Plan& plan, int step, const Error& e);
 void mismatch(const Plan& plan, int rank, int size, std::size_t parts);
 }  // namespace detail
 
+// The element type and operator of a call, as the executor merges: its
+// one body (detail::executeBytes) is compiled once, not once per element
+// type and operator, and calls these for each merge of a received part.
+struct Merger {
+  const void* op;  // the caller's operator, for the duration of the call
+  std::size_t elementSize;
+  RecordedOp recorded;
+  bool merges;  // false: NoMerge, the operator of the kinds that only move data
+  void (*from)(const void* op, int from, int rank, const unsigned char* in, unsigned char* acc,
+               std::size_t bytes);
+  void (*into)(const void* op, int from, int rank, const unsigned char* in, const unsigned char* mine,
+               unsigned char* out, std::size_t bytes);
+};
+
+namespace detail {
+template <class T, class Op>
+void mergeFromBytes(const void* op, int from, int rank, const unsigned char* in, unsigned char* acc,
+                    std::size_t bytes) {
+  mergeFrom(from, rank, reinterpret_cast<const T*>(in), reinterpret_cast<T*>(acc), bytes / sizeof(T),
+            *static_cast<const Op*>(op));
+}
+template <class T, class Op>
+void mergeIntoBytes(const void* op, int from, int rank, const unsigned char* in, const unsigned char* mine,
+                    unsigned char* out, std::size_t bytes) {
+  mergeInto(from, rank, reinterpret_cast<const T*>(in), reinterpret_cast<const T*>(mine),
+            reinterpret_cast<T*>(out), bytes / sizeof(T), *static_cast<const Op*>(op));
+}
+
+// coll::execute on parts in bytes (the caller's `count` of them at
+// `parts`) with `buffers`.
+void executeBytes(Transport& transport, const Plan& plan, const BytePart* parts, std::size_t count,
+                  const Merger& merger, Recording* recording, ExecutorBuffers& buffers);
+}  // namespace detail
+
+// The Merger of element type T and operator `op`, valid while op lives.
+template <class T, class Op>
+Merger mergerOf(const Op& op) {
+  return Merger{&op, sizeof(T), RecordedOpOf<Op>::value, !std::is_same_v<Op, NoMerge>,
+                &detail::mergeFromBytes<T, Op>, &detail::mergeIntoBytes<T, Op>};
+}
+
+namespace detail {
+// coll::execute with the operator as a Merger: once per element type.
+template <class T>
+void executeParts(Transport& transport, const Plan& plan, PartSpan<T> parts, const Merger& merger,
+                  Recording* recording, ExecutorBuffers* buffers) {
+  static_assert(std::is_trivially_copyable_v<T>, "coll::execute needs a trivially copyable T");
+  std::optional<ExecutorBuffers> local;  // only when the caller keeps none
+  ExecutorBuffers& b = buffers ? *buffers : local.emplace();
+  BytePart* bytes = b.byteParts(parts.size());
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const PartView<T>& view = parts[i];
+    bytes[i] = {reinterpret_cast<unsigned char*>(view.data), view.n * sizeof(T),
+                reinterpret_cast<const unsigned char*>(view.initial), view.keep};
+  }
+  executeBytes(transport, plan, bytes, parts.size(), merger, recording, b);
+}
+}  // namespace detail
+
 template <class T, class Op>
 void execute(Transport& transport, const Plan& plan, PartSpan<T> parts, Op op,
              Recording* recording = nullptr, ExecutorBuffers* buffers = nullptr) {
-  static_assert(std::is_trivially_copyable_v<T>, "coll::execute needs a trivially copyable T");
-  const int rank = transport.rank();
-  if (rank != plan.rank || transport.size() != plan.ranks ||
-      parts.size() != static_cast<std::size_t>(plan.parts + plan.scratchParts))
-    detail::mismatch(plan, rank, transport.size(), parts.size());
-  std::optional<PlanCode> unchecked;  // made on every call for a plan not marked checked
-  const PlanCode& code = plan.checked ? plan.code : detail::uncheckedCode(plan, unchecked);
-  if (__builtin_expect(recording != nullptr, 0)) recording->describe(plan, RecordedOpOf<Op>::value);
-  std::optional<ExecutorBuffers> local;  // only when the caller keeps none
-  ExecutorBuffers& b = buffers ? *buffers : local.emplace();
-  const ExecutorBuffers::Lists lists = b.prepare(parts.size(), code.maxSendSegments, code.maxReceiveSegments,
-                                                 code.maxPairs, code.maxReceivedParts);
-  // Per part: written since the start (moved off its initial).
-  unsigned char* moved = lists.partState;
-  detail::clearPartState(moved, parts.size());
-  SendSegment* sendSegs = lists.sendSegs;
-  RecvSegment* recvSegs = lists.recvSegs;
-  PeerExchange* exchanges = lists.exchanges;
-  unsigned char* landsInPlace = lists.landsInPlace;
-  const PlanCode::Message* messages = code.messages();
-  const PlanCode::PartRef* partList = code.parts();
-  // Part indices are in range (checkPlan); whether a part has storage is
-  // the layout's.
-  auto part = [&](int i) -> const PartView<T>& {
-    const PartView<T>& view = parts[static_cast<std::size_t>(i)];
-    if (!view.data && view.n) detail::noStorage(rank, i);
-    return view;
-  };
-  // Where part p's value is now.
-  auto source = [&](int p) -> const T* {
-    const PartView<T>& view = part(p);
-    return view.startsElsewhere() && !moved[p] ? view.initial : view.data;
-  };
-  // A part that starts elsewhere and no step writes ends where it started:
-  // it is copied there first and its sends read the copy (as a
-  // hand-written collective copies its own block, then sends it from
-  // cache: MPICH's 16 MiB allgather was 1.15-1.27x the hand ring copying
-  // last). Scratch is not copied.
-  const std::int32_t* unwritten = code.unwritten();
-  for (std::size_t i = 0; i < code.numUnwritten; ++i) {
-    const int p = unwritten[i];
-    const PartView<T>& view = parts[static_cast<std::size_t>(p)];
-    if (!view.keep || !view.startsElsewhere() || !view.n) continue;
-    std::copy(view.initial, view.initial + view.n, part(p).data);
-    moved[p] = 1;
-  }
-  std::vector<unsigned char>& buffer = b.staging;
-  const PlanCode::Group* groups = code.groups();
-  for (std::size_t g = 0; g < code.numGroups; ++g) {
-    const PlanCode::Group& group = groups[g];
-    const PlanCode::Step* steps = code.steps() + group.firstStep;
-    const std::size_t numSteps = group.endStep - group.firstStep;
-    // What the sends read, and where each received part lands: in place
-    // when its step copies it and the group does not also send it from
-    // there; otherwise in `buffer` first (a direct local copy or merge:
-    // read from its source when filed). Decided in the group's order
-    // before anything is filed (filing changes where parts are).
-    std::size_t total = 0, k = 0;  // k: index into landsInPlace
-    for (std::size_t s = 0; s < numSteps; ++s) {
-      for (std::uint32_t i = steps[s].firstSend; i < steps[s].firstReceive; ++i) {
-        const PlanCode::Message& m = messages[i];
-        for (std::uint32_t j = 0; j < m.count; ++j) {
-          const int p = partList[m.parts + j].part;
-          sendSegs[m.segment + j] = {source(p), part(p).n * sizeof(T)};
-        }
-      }
-      for (std::uint32_t i = steps[s].firstReceive; i < steps[s].endReceive; ++i) {
-        const PlanCode::Message& m = messages[i];
-        const bool copyHere = steps[s].action == Action::copy && m.peer != rank;
-        for (std::uint32_t j = 0; j < m.count; ++j) {
-          const PlanCode::PartRef& ref = partList[m.parts + j];
-          const bool here = copyHere && !(ref.sentToo && source(ref.part) == part(ref.part).data);
-          landsInPlace[k++] = here;
-          if (!here && !group.direct) total += part(ref.part).n;
-        }
-      }
-    }
-    if (buffer.size() < total * sizeof(T)) buffer.resize(total * sizeof(T));
-    T* incoming = reinterpret_cast<T*>(buffer.data());
-    std::size_t offset = 0;
-    k = 0;
-    for (std::size_t s = 0; s < numSteps; ++s)
-      for (std::uint32_t i = steps[s].firstReceive; i < steps[s].endReceive; ++i) {
-        const PlanCode::Message& m = messages[i];
-        if (m.peer == rank) {
-          // Read now, before the exchange writes anything in place (or,
-          // direct, when filed).
-          for (std::uint32_t j = 0; j < m.count; ++j) {
-            const int from = partList[m.peerParts + j].part, into = partList[m.parts + j].part;
-            if (part(from).n != part(into).n) detail::otherSize(steps[s].step, rank, from, into);
-            if (group.direct) continue;
-            const T* in = source(from);
-            std::copy(in, in + part(from).n, incoming + offset);
-            offset += part(from).n;
-          }
-          k += m.count;
-          continue;
-        }
-        for (std::uint32_t j = 0; j < m.count; ++j) {
-          const PartView<T>& into = part(partList[m.parts + j].part);
-          if (landsInPlace[k++]) {
-            recvSegs[m.segment + j] = {into.data, into.n * sizeof(T)};
-          } else {
-            recvSegs[m.segment + j] = {incoming + offset, into.n * sizeof(T)};
-            offset += into.n;
-          }
-        }
-      }
-    // The group's sends and remote receives, paired into exchanges.
-    const std::size_t numPairs = group.endPair - group.firstPair;
-    const PlanCode::Pair* pairs = code.pairs() + group.firstPair;
-    for (std::size_t i = 0; i < numPairs; ++i) {
-      PeerExchange e{nullptr, 0, kNoPeer, nullptr, 0, kNoPeer};
-      if (pairs[i].send >= 0) {
-        const PlanCode::Message& m = messages[pairs[i].send];
-        e.sends = sendSegs + m.segment;
-        e.numSends = m.count;
-        e.to = m.peer;
-      }
-      if (pairs[i].receive >= 0) {
-        const PlanCode::Message& m = messages[pairs[i].receive];
-        e.recvs = recvSegs + m.segment;
-        e.numRecvs = m.count;
-        e.from = m.peer;
-      }
-      exchanges[i] = e;
-    }
-    if (numPairs) {
-      try {
-        transport.exchangeAll(exchanges, numPairs, group.exchange);
-      } catch (const Error& e) {
-        detail::failedExchange(plan, steps[0].step, e);
-      }
-    }
-    // File what was staged, in the order of the plan.
-    offset = 0;
-    k = 0;
-    for (std::size_t s = 0; s < numSteps; ++s) {
-      const PlanCode::Step& step = steps[s];
-      for (std::uint32_t i = step.firstReceive; i < step.endReceive; ++i) {
-        const PlanCode::Message& m = messages[i];
-        for (std::uint32_t j = 0; j < m.count; ++j) {
-          const int p = partList[m.parts + j].part;
-          const PartView<T>& into = part(p);
-          if (!landsInPlace[k++]) {  // staged, or a direct local copy or merge
-            const T* in = group.direct ? source(partList[m.peerParts + j].part) : incoming + offset;
-            if (step.action == Action::copy)
-              std::copy(in, in + into.n, into.data);
-            else if (into.startsElsewhere() && !moved[p])
-              mergeInto(m.peer, rank, in, into.initial, into.data, into.n, op);  // first write: one pass
-            else
-              mergeFrom(m.peer, rank, in, into.data, into.n, op);
-            if (!group.direct) offset += into.n;
-          }
-          moved[p] = 1;
-        }
-      }
-      if (__builtin_expect(recording != nullptr, 0))
-        detail::recordStep(*recording, plan, rank, step, messages, partList);
-    }
-  }
+  detail::executeParts(transport, plan, parts, mergerOf<T>(op), recording, buffers);
 }
 
 // The same over a vector of parts.
@@ -520,6 +425,169 @@ COLLC_RUNTIME_INLINE void mismatch(const Plan& plan, int rank, int size, std::si
                 " of " + std::to_string(size));
   throw Error("coll::execute: the plan has " + std::to_string(plan.parts + plan.scratchParts) +
               " parts, the layout " + std::to_string(parts));
+}
+
+// The executor's one body: coll::execute's comment says what it does.
+COLLC_RUNTIME_INLINE void executeBytes(Transport& transport, const Plan& plan, const BytePart* parts,
+                                       std::size_t count, const Merger& merger, Recording* recording,
+                                       ExecutorBuffers& b) {
+  const int rank = transport.rank();
+  if (rank != plan.rank || transport.size() != plan.ranks ||
+      count != static_cast<std::size_t>(plan.parts + plan.scratchParts))
+    mismatch(plan, rank, transport.size(), count);
+  std::optional<PlanCode> unchecked;  // made on every call for a plan not marked checked
+  const PlanCode& code = plan.checked ? plan.code : uncheckedCode(plan, unchecked);
+  if (__builtin_expect(recording != nullptr, 0)) recording->describe(plan, merger.recorded);
+  const ExecutorBuffers::Lists lists = b.prepare(count, code.maxSendSegments, code.maxReceiveSegments,
+                                                 code.maxPairs, code.maxReceivedParts);
+  // Per part: written since the start (moved off its initial).
+  unsigned char* moved = lists.partState;
+  clearPartState(moved, count);
+  SendSegment* sendSegs = lists.sendSegs;
+  RecvSegment* recvSegs = lists.recvSegs;
+  PeerExchange* exchanges = lists.exchanges;
+  unsigned char* landsInPlace = lists.landsInPlace;
+  const PlanCode::Message* messages = code.messages();
+  const PlanCode::PartRef* partList = code.parts();
+  // Part indices are in range (checkPlan); whether a part has storage is
+  // the layout's.
+  auto part = [&](int i) -> const BytePart& {
+    const BytePart& view = parts[static_cast<std::size_t>(i)];
+    if (!view.data && view.bytes) noStorage(rank, i);
+    return view;
+  };
+  // Where part p's value is now.
+  auto source = [&](int p) -> const unsigned char* {
+    const BytePart& view = part(p);
+    return view.startsElsewhere() && !moved[p] ? view.initial : view.data;
+  };
+  // A part that starts elsewhere and no step writes ends where it started:
+  // it is copied there first and its sends read the copy (as a
+  // hand-written collective copies its own block, then sends it from
+  // cache: MPICH's 16 MiB allgather was 1.15-1.27x the hand ring copying
+  // last). Scratch is not copied.
+  const std::int32_t* unwritten = code.unwritten();
+  for (std::size_t i = 0; i < code.numUnwritten; ++i) {
+    const int p = unwritten[i];
+    const BytePart& view = parts[static_cast<std::size_t>(p)];
+    if (!view.keep || !view.startsElsewhere() || !view.bytes) continue;
+    copyBytes(part(p).data, view.initial, view.bytes);
+    moved[p] = 1;
+  }
+  std::vector<unsigned char>& buffer = b.staging;
+  const PlanCode::Group* groups = code.groups();
+  for (std::size_t g = 0; g < code.numGroups; ++g) {
+    const PlanCode::Group& group = groups[g];
+    const PlanCode::Step* steps = code.steps() + group.firstStep;
+    const std::size_t numSteps = group.endStep - group.firstStep;
+    // What the sends read, and where each received part lands: in place
+    // when its step copies it and the group does not also send it from
+    // there; otherwise in `buffer` first (a direct local copy or merge:
+    // read from its source when filed). Decided in the group's order
+    // before anything is filed (filing changes where parts are).
+    std::size_t total = 0, k = 0;  // k: index into landsInPlace
+    for (std::size_t s = 0; s < numSteps; ++s) {
+      for (std::uint32_t i = steps[s].firstSend; i < steps[s].firstReceive; ++i) {
+        const PlanCode::Message& m = messages[i];
+        for (std::uint32_t j = 0; j < m.count; ++j) {
+          const int p = partList[m.parts + j].part;
+          sendSegs[m.segment + j] = {source(p), part(p).bytes};
+        }
+      }
+      for (std::uint32_t i = steps[s].firstReceive; i < steps[s].endReceive; ++i) {
+        const PlanCode::Message& m = messages[i];
+        const bool copyHere = steps[s].action == Action::copy && m.peer != rank;
+        for (std::uint32_t j = 0; j < m.count; ++j) {
+          const PlanCode::PartRef& ref = partList[m.parts + j];
+          const bool here = copyHere && !(ref.sentToo && source(ref.part) == part(ref.part).data);
+          landsInPlace[k++] = here;
+          if (!here && !group.direct) total += part(ref.part).bytes;
+        }
+      }
+    }
+    if (buffer.size() < total) buffer.resize(total);
+    unsigned char* incoming = buffer.data();
+    std::size_t offset = 0;
+    k = 0;
+    for (std::size_t s = 0; s < numSteps; ++s)
+      for (std::uint32_t i = steps[s].firstReceive; i < steps[s].endReceive; ++i) {
+        const PlanCode::Message& m = messages[i];
+        if (m.peer == rank) {
+          // Read now, before the exchange writes anything in place (or,
+          // direct, when filed).
+          for (std::uint32_t j = 0; j < m.count; ++j) {
+            const int from = partList[m.peerParts + j].part, into = partList[m.parts + j].part;
+            if (part(from).bytes != part(into).bytes) otherSize(steps[s].step, rank, from, into);
+            if (group.direct) continue;
+            copyBytes(incoming + offset, source(from), part(from).bytes);
+            offset += part(from).bytes;
+          }
+          k += m.count;
+          continue;
+        }
+        for (std::uint32_t j = 0; j < m.count; ++j) {
+          const BytePart& into = part(partList[m.parts + j].part);
+          if (landsInPlace[k++]) {
+            recvSegs[m.segment + j] = {into.data, into.bytes};
+          } else {
+            recvSegs[m.segment + j] = {incoming + offset, into.bytes};
+            offset += into.bytes;
+          }
+        }
+      }
+    // The group's sends and remote receives, paired into exchanges.
+    const std::size_t numPairs = group.endPair - group.firstPair;
+    const PlanCode::Pair* pairs = code.pairs() + group.firstPair;
+    for (std::size_t i = 0; i < numPairs; ++i) {
+      PeerExchange e{nullptr, 0, kNoPeer, nullptr, 0, kNoPeer};
+      if (pairs[i].send >= 0) {
+        const PlanCode::Message& m = messages[pairs[i].send];
+        e.sends = sendSegs + m.segment;
+        e.numSends = m.count;
+        e.to = m.peer;
+      }
+      if (pairs[i].receive >= 0) {
+        const PlanCode::Message& m = messages[pairs[i].receive];
+        e.recvs = recvSegs + m.segment;
+        e.numRecvs = m.count;
+        e.from = m.peer;
+      }
+      exchanges[i] = e;
+    }
+    if (numPairs) {
+      try {
+        transport.exchangeAll(exchanges, numPairs, group.exchange);
+      } catch (const Error& e) {
+        failedExchange(plan, steps[0].step, e);
+      }
+    }
+    // File what was staged, in the order of the plan.
+    offset = 0;
+    k = 0;
+    for (std::size_t s = 0; s < numSteps; ++s) {
+      const PlanCode::Step& step = steps[s];
+      for (std::uint32_t i = step.firstReceive; i < step.endReceive; ++i) {
+        const PlanCode::Message& m = messages[i];
+        for (std::uint32_t j = 0; j < m.count; ++j) {
+          const int p = partList[m.parts + j].part;
+          const BytePart& into = part(p);
+          if (!landsInPlace[k++]) {  // staged, or a direct local copy or merge
+            const unsigned char* in = group.direct ? source(partList[m.peerParts + j].part) : incoming + offset;
+            if (step.action == Action::copy)
+              copyBytes(into.data, in, into.bytes);
+            else if (into.startsElsewhere() && !moved[p])  // first write: one pass
+              merger.into(merger.op, m.peer, rank, in, into.initial, into.data, into.bytes);
+            else
+              merger.from(merger.op, m.peer, rank, in, into.data, into.bytes);
+            if (!group.direct) offset += into.bytes;
+          }
+          moved[p] = 1;
+        }
+      }
+      if (__builtin_expect(recording != nullptr, 0))
+        recordStep(*recording, plan, rank, step, messages, partList);
+    }
+  }
 }
 }  // namespace detail
 #endif  // COLLC_RUNTIME_DEFINITIONS

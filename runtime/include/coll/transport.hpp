@@ -92,6 +92,18 @@ class Transport {
   }
 };
 
+// A part as the executor moves it (coll/executor.hpp): its storage and
+// start in bytes, whatever the element type.
+struct BytePart {
+  unsigned char* data = nullptr;
+  std::size_t bytes = 0;
+  const unsigned char* initial = nullptr;  // null or == data: the part starts at data
+  bool keep = true;                        // false: scratch, its final value is not wanted
+
+  // Where the part starts, if not at data.
+  const unsigned char* startsElsewhere() const { return initial != data ? initial : nullptr; }
+};
+
 // What the executor (coll/executor.hpp) builds per step, kept in the Comm
 // between calls so a collective called in a loop does not allocate once
 // warmed up: one block for a call's per-part flags and a group's segment
@@ -124,6 +136,11 @@ class ExecutorBuffers {
             reinterpret_cast<PeerExchange*>(b + pairAt)};
   }
   std::vector<unsigned char> staging;
+  // A call's parts in bytes (at least `parts` of them).
+  BytePart* byteParts(std::size_t parts) {
+    if (byteParts_.size() < parts) byteParts_.resize(parts);
+    return byteParts_.data();
+  }
   // The lists' block (null before a first call), for Comm::plan to prefetch.
   const void* hotMemory() const { return block_.data(); }
 
@@ -132,6 +149,7 @@ class ExecutorBuffers {
                     sizeof(RecvSegment) % alignof(PeerExchange) == 0,
                 "the lists stay aligned one after another");
   std::vector<std::byte> block_;
+  std::vector<BytePart> byteParts_;
 };
 
 // Memory a collective needs during one call besides the caller's buffers
