@@ -18,6 +18,7 @@
 #include "coll/Passes/DigitSchedule.h"
 #include "coll/Passes/PlanProgram.h"
 #include "coll/Passes/TreeSchedule.h"
+#include "coll/buffers.hpp"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -243,38 +244,13 @@ static void emitCollective(CollectiveOp spec, llvm::raw_ostream &os,
        << (elementType ? "element type " + type
                        : std::string("any element type"));
   os << ", " << spec.describeRanks() << ".\n";
-  if (kind == CollectiveKind::reduce_scatter)
-    os << "/// send: P * count elements, block b for rank b; recv: count "
-          "elements,\n/// the reduction of every rank's block `rank`.\n";
-  if (kind == CollectiveKind::allgather)
-    os << "/// send: count elements; recv: P * count elements, block b from "
-          "rank b\n/// (in place when send == recv + rank * count).\n";
-  if (kind == CollectiveKind::broadcast)
-    os << "/// buffer: count elements, the root's copied to every rank.\n";
-  if (kind == CollectiveKind::reduce)
-    os << "/// send: count elements; recv: count elements, significant at "
-          "the root\n/// only (may be null elsewhere; in place when send == "
-          "recv).\n";
-  if (kind == CollectiveKind::gather)
-    os << "/// send: count elements; recv: P * count elements at the root, "
-          "block b from\n/// rank b (may be null elsewhere).\n";
-  if (kind == CollectiveKind::inclusive_scan)
-    os << "/// send, recv: count elements; rank r gets op over ranks 0..r in "
-          "rank order\n/// (MPI_Scan; in place when send == recv).\n";
-  if (kind == CollectiveKind::exclusive_scan)
-    os << "/// send, recv: count elements; rank r >= 1 gets op over ranks "
-          "0..r-1 in rank\n/// order (MPI_Exscan; in place when send == "
-          "recv). Rank 0's recv is left as it\n/// is, unless an init value "
-          "is given: then rank 0 gets init and rank r\n/// op(init, x_0, "
-          "..., x_{r-1}), as std::exclusive_scan.\n";
-  if (kind == CollectiveKind::barrier)
-    os << "/// Returns on every rank only after every rank has entered.\n";
-  if (kind == CollectiveKind::alltoall)
-    os << "/// send: P * count elements, block d for rank d; recv: P * count "
-          "elements,\n/// block s from rank s (in place when send == recv).\n";
-  if (kind == CollectiveKind::scatter)
-    os << "/// send: P * count elements at the root, block b for rank b (may "
-          "be null\n/// elsewhere); recv: count elements.\n";
+  // What the call takes as buffers: the runtime's table, which its
+  // argument checks read too (coll::bufferRule).
+  for (StringRef rest = coll::bufferRule(runtimeKind(kind)).doc; !rest.empty();) {
+    auto [line, next] = rest.split('\n');
+    os << "/// " << line << "\n";
+    rest = next;
+  }
   if (spec.getAnyRoot())
     os << "/// root: the caller's, any rank in [0, P) (MPI's root argument); "
           "the schedule\n/// is proven for every root.\n";

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 
+#include "coll/plan.hpp"
 #include "coll/transport.hpp"
 
 namespace coll::mpi {
@@ -47,6 +48,24 @@ enum class Call : unsigned char {
   scatter,
 };
 constexpr int kCalls = 11;
+
+// The collective kind an MPI call is: its buffers are coll::bufferRule's.
+constexpr Kind kindOf(Call call) {
+  switch (call) {
+    case Call::allreduce: return Kind::allreduce;
+    case Call::reduceScatterBlock: return Kind::reduce_scatter;
+    case Call::allgather: return Kind::allgather;
+    case Call::alltoall: return Kind::alltoall;
+    case Call::scan: return Kind::inclusive_scan;
+    case Call::exscan: return Kind::exclusive_scan;
+    case Call::barrier: return Kind::barrier;
+    case Call::broadcast: return Kind::broadcast;
+    case Call::reduce: return Kind::reduce;
+    case Call::gather: return Kind::gather;
+    case Call::scatter: return Kind::scatter;
+  }
+  return Kind::barrier;
+}
 
 // A policy's entry points. Buffers as MPI's with MPI_IN_PLACE resolved (in
 // place: send == recv, allgather's send == recv + rank * bytes); counts in

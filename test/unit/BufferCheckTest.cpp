@@ -132,3 +132,45 @@ TEST_CASE("overlapBytes: the bytes two ranges share, 0 when they only touch") {
   CHECK(overlapBytes(m + 4, 0, m, 32) == 0);  // empty ranges share nothing
   CHECK(overlapBytes(m, 32, m + 4, 0) == 0);
 }
+
+TEST_CASE("bufferRule: every kind's buffers are MPI's, and its in-place form fits them") {
+  // (kind, send, recv, root-only side, in-place form), as MPI's calls take them.
+  struct Expected {
+    Kind kind;
+    Extent send, recv;
+    bool sendAtRootOnly, recvAtRootOnly;
+    InPlace inPlace;
+  };
+  const Expected table[] = {
+      {Kind::allreduce, Extent::block, Extent::block, false, false, InPlace::sendIsRecv},
+      {Kind::reduce_scatter, Extent::blocks, Extent::block, false, false, InPlace::recvInSend},
+      {Kind::allgather, Extent::block, Extent::blocks, false, false, InPlace::sendIsOwnBlock},
+      {Kind::alltoall, Extent::blocks, Extent::blocks, false, false, InPlace::sendIsRecv},
+      {Kind::broadcast, Extent::block, Extent::none, false, false, InPlace::none},
+      {Kind::reduce, Extent::block, Extent::block, false, true, InPlace::sendIsRecv},
+      {Kind::gather, Extent::block, Extent::blocks, false, true, InPlace::sendIsOwnBlock},
+      {Kind::scatter, Extent::blocks, Extent::block, true, false, InPlace::recvInSend},
+      {Kind::inclusive_scan, Extent::block, Extent::block, false, false, InPlace::sendIsRecv},
+      {Kind::exclusive_scan, Extent::block, Extent::block, false, false, InPlace::sendIsRecv},
+      {Kind::barrier, Extent::none, Extent::none, false, false, InPlace::none},
+  };
+  int kinds = 0;
+#define COLLC_COUNT_KIND(kind) ++kinds;
+  COLLC_KINDS(COLLC_COUNT_KIND)
+#undef COLLC_COUNT_KIND
+  REQUIRE(kinds == static_cast<int>(sizeof table / sizeof *table));
+  for (const Expected &e : table) {
+    CAPTURE(kindName(e.kind));
+    const BufferRule rule = bufferRule(e.kind);
+    CHECK(rule.send == e.send);
+    CHECK(rule.recv == e.recv);
+    CHECK(rule.sendAtRootOnly == e.sendAtRootOnly);
+    CHECK(rule.recvAtRootOnly == e.recvAtRootOnly);
+    CHECK(rule.inPlace == e.inPlace);
+    // Every kind tells the header's reader what it takes.
+    CHECK(std::string(rule.doc).size() > 0);
+  }
+  CHECK(elementsOf(Extent::none, 4, 3) == 0);
+  CHECK(elementsOf(Extent::block, 4, 3) == 3);
+  CHECK(elementsOf(Extent::blocks, 4, 3) == 12);
+}

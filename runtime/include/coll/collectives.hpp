@@ -216,38 +216,19 @@ void chunkParts(const Group& group, T* data, const T* initial, std::size_t count
 template <class T>
 void checkBuffers(const char* fn, Kind kind, int rank, int P, int root, const T* send,
                   const T* recv, std::size_t count) {
-  const std::size_t all = static_cast<std::size_t>(P) * count;
+  const BufferRule rule = bufferRule(kind);
   const bool isRoot = rank == root;
-  std::size_t sendSize = count, recvSize = count;
+  if (rule.send == Extent::none || rule.recv == Extent::none) return;  // one buffer or none
+  if ((rule.sendAtRootOnly || rule.recvAtRootOnly) && !isRoot) return;  // (the other is the root's only)
+  const std::size_t sendSize = elementsOf(rule.send, P, count), recvSize = elementsOf(rule.recv, P, count);
   const char* form = "send == recv";
   bool inPlace = send == recv;
-  switch (kind) {
-    case Kind::allreduce:
-    case Kind::inclusive_scan:
-    case Kind::exclusive_scan:
-      break;
-    case Kind::alltoall:
-      sendSize = recvSize = all;
-      break;
-    case Kind::reduce:
-      if (!isRoot) return;  // (recv is the root's only)
-      break;
-    case Kind::allgather:
-    case Kind::gather:
-      if (kind == Kind::gather && !isRoot) return;
-      recvSize = all;
-      form = "send == recv + rank * count";
-      inPlace = send == recv + static_cast<std::size_t>(rank) * count;
-      break;
-    case Kind::reduce_scatter:
-    case Kind::scatter:
-      if (kind == Kind::scatter && !isRoot) return;
-      sendSize = all;
-      form = "recv inside send";
-      inPlace = within(recv, send, all);
-      break;
-    default:
-      return;  // one buffer (broadcast) or none (barrier)
+  if (rule.inPlace == InPlace::sendIsOwnBlock) {
+    form = "send == recv + rank * count";
+    inPlace = send == recv + static_cast<std::size_t>(rank) * count;
+  } else if (rule.inPlace == InPlace::recvInSend) {
+    form = "recv inside send";
+    inPlace = within(recv, send, sendSize);
   }
   if (inPlace) return;
   const std::size_t shared = overlapBytes(send, sendSize * sizeof(T), recv, recvSize * sizeof(T));
@@ -260,32 +241,18 @@ void checkBuffers(const char* fn, Kind kind, int rank, int P, int root, const T*
 }
 
 // A generated call's arguments, checked before it runs (its `count` > 0),
-// one rule per kind whatever family serves it: the buffers MPI makes
-// significant on this rank are not null (recv of reduce and gather, and
-// send of scatter, at the root only; broadcast's one buffer is passed as
-// both), then checkBuffers.
+// one rule per kind whatever family serves it (coll::bufferRule): the
+// buffers MPI makes significant on this rank are not null (recv of reduce
+// and gather, and send of scatter, at the root only; broadcast's one
+// buffer is passed as both), then checkBuffers.
 template <class T>
 void checkArguments(const char* fn, Kind kind, int rank, int P, int root, const T* send,
                     const T* recv, std::size_t count) {
+  const BufferRule rule = bufferRule(kind);
   const bool isRoot = rank == root;
-  bool sendRead = true, recvWritten = true;
-  switch (kind) {
-    case Kind::barrier:
-      return;
-    case Kind::broadcast:
-      recvWritten = false;  // send is the buffer
-      break;
-    case Kind::reduce:
-    case Kind::gather:
-      recvWritten = isRoot;
-      break;
-    case Kind::scatter:
-      sendRead = isRoot;
-      break;
-    default:
-      break;
-  }
-  const char* null = sendRead && send == nullptr     ? (kind == Kind::broadcast ? "buffer" : "send")
+  const bool sendRead = rule.send != Extent::none && (!rule.sendAtRootOnly || isRoot);
+  const bool recvWritten = rule.recv != Extent::none && (!rule.recvAtRootOnly || isRoot);
+  const char* null = sendRead && send == nullptr     ? (rule.recv == Extent::none ? "buffer" : "send")
                      : recvWritten && recv == nullptr ? "recv"
                                                       : nullptr;
   if (null)
