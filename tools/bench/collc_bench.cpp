@@ -180,10 +180,13 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced,
   };
   auto poison = [](double* data, std::size_t n) { std::fill(data, data + n, kPoison); };
   const std::size_t Pz = static_cast<std::size_t>(P);
-  // The usual inputs: the kind's buffers are sendBlocks and recvBlocks
-  // blocks of count; send filled from value(rank, i), recv poisoned.
-  auto inputs = [fill, poison](Kind& kind, std::size_t sendBlocks, std::size_t recvBlocks,
-                               double (*value)(int, std::size_t)) {
+  // The usual inputs: the buffers of collective kind `is`, in blocks of
+  // count (coll::bufferRule, the runtime's table); send filled from
+  // value(rank, i), recv poisoned.
+  auto inputs = [fill, poison, P](Kind& kind, coll::Kind is, double (*value)(int, std::size_t)) {
+    const coll::BufferRule rule = coll::bufferRule(is);
+    const std::size_t sendBlocks = coll::elementsOf(rule.send, P, 1);
+    const std::size_t recvBlocks = coll::elementsOf(rule.recv, P, 1);
     kind.sendBlocks = sendBlocks;
     kind.recvBlocks = recvBlocks;
     kind.prepare = [=](Context& c, std::size_t n) {
@@ -195,7 +198,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced,
   {  // allreduce
     Kind k;
     k.name = "allreduce";
-    inputs(k, 1, 1, reduced);
+    inputs(k, coll::Kind::allreduce, reduced);
     k.wrong = [](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.P, i); }, at, got, want);
     };
@@ -227,7 +230,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced,
   {  // reduce_scatter: count elements per block, send holds P blocks
     Kind k;
     k.name = "reduce_scatter";
-    inputs(k, Pz, 1, reduced);
+    inputs(k, coll::Kind::reduce_scatter, reduced);
     k.wrong = [](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       const std::size_t base = static_cast<std::size_t>(c.rank) * n;
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.P, base + i); }, at, got, want);
@@ -247,7 +250,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced,
   {  // allgather: count elements per rank, recv holds P blocks
     Kind k;
     k.name = "allgather";
-    inputs(k, 1, Pz, tagged);
+    inputs(k, coll::Kind::allgather, tagged);
     k.wrong = [Pz](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       return firstWrong(c.recv.data(), Pz * n, [&](std::size_t i) { return tagged(static_cast<int>(i / n), i % n); },
                         at, got, want);
@@ -267,7 +270,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced,
   {  // alltoall: count elements per block; rank r's block d goes to rank d
     Kind k;
     k.name = "alltoall";
-    inputs(k, Pz, Pz, tagged);
+    inputs(k, coll::Kind::alltoall, tagged);
     k.wrong = [Pz](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       const std::size_t mine = static_cast<std::size_t>(c.rank) * n;
       return firstWrong(c.recv.data(), Pz * n,
@@ -308,7 +311,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced,
   {  // reduce to root 0
     Kind k;
     k.name = "reduce";
-    inputs(k, 1, 1, reduced);
+    inputs(k, coll::Kind::reduce, reduced);
     k.wrong = [](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       if (c.rank != kRoot) return false;
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.P, i); }, at, got, want);
@@ -326,7 +329,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced,
   {  // gather to root 0: count elements per rank
     Kind k;
     k.name = "gather";
-    inputs(k, 1, Pz, tagged);
+    inputs(k, coll::Kind::gather, tagged);
     k.wrong = [Pz](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       if (c.rank != kRoot) return false;
       return firstWrong(c.recv.data(), Pz * n, [&](std::size_t i) { return tagged(static_cast<int>(i / n), i % n); },
@@ -342,7 +345,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced,
   {  // scatter from root 0: count elements per rank
     Kind k;
     k.name = "scatter";
-    k.sendBlocks = Pz;
+    k.sendBlocks = coll::elementsOf(coll::bufferRule(coll::Kind::scatter).send, P, 1);
     k.prepare = [fill, poison, Pz](Context& c, std::size_t n) {
       if (c.rank == kRoot)
         fill(c.send.data(), Pz * n, [&](std::size_t i) { return tagged(static_cast<int>(i / n), i % n); });
@@ -361,7 +364,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced,
   {  // inclusive scan
     Kind k;
     k.name = "inclusive_scan";
-    inputs(k, 1, 1, reduced);
+    inputs(k, coll::Kind::inclusive_scan, reduced);
     k.wrong = [](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.rank + 1, i); }, at, got, want);
     };
@@ -375,7 +378,7 @@ std::vector<Kind> makeKinds(Context& ctx, LibraryAlgorithms& lib, bool forced,
   {  // exclusive scan (rank 0's result is undefined, as MPI_Exscan's)
     Kind k;
     k.name = "exclusive_scan";
-    inputs(k, 1, 1, reduced);
+    inputs(k, coll::Kind::exclusive_scan, reduced);
     k.wrong = [](const Context& c, std::size_t n, std::size_t& at, double& got, double& want) {
       if (c.rank == 0) return false;
       return firstWrong(c.recv.data(), n, [&](std::size_t i) { return sumTo(c.rank, i); }, at, got, want);
