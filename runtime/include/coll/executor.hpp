@@ -134,7 +134,6 @@ void mismatch(const Plan& plan, int rank, int size, std::size_t parts);
 // type and operator, and calls these for each merge of a received part.
 struct Merger {
   const void* op;  // the caller's operator, for the duration of the call
-  std::size_t elementSize;
   RecordedOp recorded;
   bool merges;  // false: NoMerge, the operator of the kinds that only move data
   void (*from)(const void* op, int from, int rank, const unsigned char* in, unsigned char* acc,
@@ -166,7 +165,7 @@ void executeBytes(Transport& transport, const Plan& plan, const BytePart* parts,
 // The Merger of element type T and operator `op`, valid while op lives.
 template <class T, class Op>
 Merger mergerOf(const Op& op) {
-  return Merger{&op, sizeof(T), RecordedOpOf<Op>::value, !std::is_same_v<Op, NoMerge>,
+  return Merger{&op, RecordedOpOf<Op>::value, !std::is_same_v<Op, NoMerge>,
                 &detail::mergeFromBytes<T, Op>, &detail::mergeIntoBytes<T, Op>};
 }
 
