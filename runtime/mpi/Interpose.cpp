@@ -611,9 +611,7 @@ int reductionCall(Call call, const void* site, const void* sendbuf, void* recvbu
       return run(lib, call, comm, d, [&](const Policy& policy) {
         const bool inPlace = sendbuf == MPI_IN_PLACE;
         const std::size_t n = static_cast<std::size_t>(count);
-        // The send side's blocks (reduce_scatter_block: P, coll::bufferRule).
-        const std::size_t blocks =
-            coll::elementsOf(coll::bufferRule(kindOf(call)).send, d.comm->size(), 1);
+        const std::size_t blocks = sendBlocks(call, d.comm->size());
         // (Exscan leaves rank 0's recv as it was: loaded, so staged it stays.)
         Run recv(recvbuf, inPlace ? blocks * n : n, datatype, signature,
                  inPlace || call == Call::exscan);
@@ -656,8 +654,7 @@ int movementCall(Call call, const void* site, const void* sendbuf, int sendcount
         if (!inPlace) {
           const Signature sendSignature = signatureOf(sendtype, lib.typeKeyval);
           requireBlockBytes(d, true, sendcount, sendSignature, bytes);
-          const std::size_t blocks =
-            coll::elementsOf(coll::bufferRule(kindOf(call)).send, d.comm->size(), 1);
+          const std::size_t blocks = sendBlocks(call, d.comm->size());
           send.emplace(sendbuf, blocks * static_cast<std::size_t>(sendcount), sendtype,
                        sendSignature, true);
           requireDisjoint(d, *send, blocks * bytes, recv, ranks * bytes);

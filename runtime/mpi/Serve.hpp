@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-#include "coll/plan.hpp"
+#include "coll/buffers.hpp"
 #include "coll/transport.hpp"
 
 namespace coll::mpi {
@@ -65,6 +65,12 @@ constexpr Kind kindOf(Call call) {
     case Call::scatter: return Kind::scatter;
   }
   return Kind::barrier;
+}
+
+// The blocks a call's send buffer holds on `ranks` ranks (coll::bufferRule:
+// P for reduce_scatter_block and alltoall, one for the others).
+constexpr std::size_t sendBlocks(Call call, int ranks) {
+  return elementsOf(bufferRule(kindOf(call)).send, ranks, 1);
 }
 
 // A policy's entry points. Buffers as MPI's with MPI_IN_PLACE resolved (in

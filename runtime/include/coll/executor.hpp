@@ -33,9 +33,6 @@ struct PartView {
   std::size_t n = 0;
   const T* initial = nullptr;  // null or == data: the part starts at data
   bool keep = true;            // false: scratch, its final value is not wanted
-
-  // Where the part starts, if not at data.
-  const T* startsElsewhere() const { return initial != data ? initial : nullptr; }
 };
 
 // Runs `plan` on `transport` (whose rank and size must be the plan's) over
