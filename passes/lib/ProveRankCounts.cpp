@@ -27,23 +27,10 @@ namespace {
 /// The largest P a symbolic schedule is proven for before it is compiled.
 constexpr int64_t kMaxCompiledRanks = 64;
 
-/// What the verifier reads of `spec`: its attributes but its names and
-/// its segments.
-std::string scheduleKey(CollectiveOp spec) {
-  NamedAttrList attrs(spec->getAttrDictionary());
-  attrs.erase(spec.getSymNameAttrName());
-  attrs.erase(spec.getChoiceOfAttrName());
-  attrs.erase(spec.getSegmentsAttrName());
-  std::string key;
-  llvm::raw_string_ostream os(key);
-  attrs.getDictionary(spec.getContext()).print(os);
-  return key;
-}
-
 /// Proves `spec` for every rank count it is compiled for; on the first
 /// property not proven, an error at the spec and its verdict.
 ProofOutcome proveRankCounts(CollectiveOp spec, ProvenSchedules &proven) {
-  const std::string key = scheduleKey(spec);
+  const std::string key = proofKey(spec);
   SmallVector<int64_t> counts;
   auto admit = [&](int64_t P) {
     if (!proven.contains(key, P))

@@ -662,6 +662,171 @@ TEST_CASE("root = any: every root's plan is proven, and no root's proof "
   }
 }
 
+TEST_CASE("root = any: a root's plan that is root 0's renamed takes root "
+          "0's proof, and no other plan does") {
+  mlir::MLIRContext context;
+  context.getOrLoadDialect<CollDialect>();
+  auto parse = [&](const PlainProgram &plain,
+                   mlir::OwningOpRef<mlir::ModuleOp> &holder) {
+    mlir::ScopedDiagnosticHandler quiet(
+        &context, [](mlir::Diagnostic &) { return mlir::success(); });
+    holder = mlir::parseSourceString<mlir::ModuleOp>(print(plain), &context);
+    return holder ? *holder->getOps<ProgramOp>().begin() : ProgramOp();
+  };
+  int renamed = 0, mutants = 0;
+  for (const char *kind : {"broadcast<any>", "reduce<any, sum>", "gather<any>",
+                           "scatter<any>"}) {
+    for (std::string tree :
+         {"binomial", "flat", "chain", "arity(3) flat_below(0)"}) {
+      std::string kindText = kind;
+      CAPTURE(kindText);
+      CAPTURE(tree);
+      mlir::OwningOpRef<mlir::ModuleOp> module;
+      CollectiveOp spec = collc_test::parseSpec(
+          context, module,
+          std::string("collective c : ") + kind + " { ranks P; root = any; " +
+              "tree " + tree + "; }");
+      mlir::OpBuilder builder(module->getBody(), module->getBody()->end());
+      for (int64_t P : {1, 2, 3, 5, 6, 8, 13}) {
+        CAPTURE(P);
+        mlir::OwningOpRef<CollectiveOp> zero = rootInstance(spec, 0);
+        ProgramOp base = expandCollective(*zero, P, builder, false);
+        for (int64_t root = 0; root < P; ++root) {
+          CAPTURE(root);
+          mlir::OwningOpRef<CollectiveOp> instance = rootInstance(spec, root);
+          ProgramOp own = expandCollective(*instance, P, builder, false);
+          // Every tree family's plan for a root is root 0's renamed, so
+          // the verifier proves one root per P ...
+          REQUIRE(isRootRotation(base, own, root));
+          ++renamed;
+          // ... and the verdict it hands on is each root's own: the
+          // simulation, and to P = 8 Z3 on this root's plan alone, agree.
+          if (P <= 8)
+            for (const PropertyResult &r : verifyProgram(own, {}))
+              CHECK(r.verdict == Verdict::proven);
+          CHECK_FALSE(Simulation::run(own).has_value());
+          if (P < 3 || P > 8)
+            continue;
+          // Another rotation is not this one.
+          CHECK_FALSE(isRootRotation(base, own, (root + 1) % P));
+          // The transfers of a step in another order are the same step.
+          PlainProgram plain = plainOf(own);
+          PlainProgram shuffled = plain;
+          for (PlainStep &step : shuffled.steps)
+            std::reverse(step.transfers.begin(), step.transfers.end());
+          mlir::OwningOpRef<mlir::ModuleOp> holder;
+          ProgramOp same = parse(shuffled, holder);
+          REQUIRE(same);
+          CHECK(isRootRotation(base, same, root));
+          // Mutants: any one change of one step is not root 0's plan.
+          auto rejects = [&](const PlainProgram &mutant, std::string what) {
+            CAPTURE(what);
+            if (print(mutant) == print(plain))
+              return; // no change (one part only: no other part to send)
+            mlir::OwningOpRef<mlir::ModuleOp> held;
+            ProgramOp wrong = parse(mutant, held);
+            if (!wrong)
+              return; // the op verifier refuses it already
+            ++mutants;
+            CHECK_FALSE(isRootRotation(base, wrong, root));
+          };
+          for (size_t s = 0; s < plain.steps.size(); ++s) {
+            CAPTURE(s);
+            const PlainStep &step = plain.steps[s];
+            for (size_t t = 0; t < step.transfers.size(); ++t) {
+              CAPTURE(t);
+              const Transfer &tr = step.transfers[t];
+              PlainProgram m = plain;
+              m.steps[s].transfers[t].dst = (tr.dst + 1) % P == tr.src
+                                                ? (tr.dst + 2) % P
+                                                : (tr.dst + 1) % P;
+              rejects(m, "another destination");
+              m = plain;
+              m.steps[s].transfers[t].src = (tr.src + 1) % P == tr.dst
+                                                ? (tr.src + 2) % P
+                                                : (tr.src + 1) % P;
+              rejects(m, "another source");
+              m = plain;
+              for (int64_t &b : m.steps[s].transfers[t].sent)
+                b = (b + 1) % plain.parts;
+              rejects(m, "other parts sent");
+              m = plain;
+              for (int64_t &b : m.steps[s].transfers[t].received)
+                b = (b + 1) % plain.parts;
+              rejects(m, "other parts received");
+              m = plain;
+              m.steps[s].transfers.erase(m.steps[s].transfers.begin() + t);
+              rejects(m, "a transfer dropped");
+              m = plain;
+              m.steps[s].transfers.push_back(tr);
+              rejects(m, "a transfer twice");
+            }
+            PlainProgram m = plain;
+            m.steps[s].kind = step.kind == StepKind::copy ? StepKind::combine
+                                                          : StepKind::copy;
+            rejects(m, "the other step kind");
+            m = plain;
+            m.steps.erase(m.steps.begin() + s);
+            rejects(m, "a step dropped");
+            if (s + 1 < plain.steps.size() &&
+                plain.steps[s].transfers.size() !=
+                    plain.steps[s + 1].transfers.size()) {
+              m = plain;
+              std::swap(m.steps[s], m.steps[s + 1]);
+              rejects(m, "two steps swapped");
+            }
+          }
+          PlainProgram m = plain;
+          m.noncommutative = true;
+          rejects(m, "a non-commutative operator");
+          m = plain;
+          m.root = (root + 1) % P;
+          rejects(m, "another root");
+          // Root 0's plan renamed here, in the test: the same as the
+          // expansion's; with gather's and scatter's blocks left alone (they
+          // belong to ranks), another plan.
+          const bool blocks = kindText.rfind("gather", 0) == 0 ||
+                              kindText.rfind("scatter", 0) == 0;
+          auto turn = [&](PlainProgram program, bool turnBlocks) {
+            program.root = root;
+            for (PlainStep &step : program.steps)
+              for (Transfer &tr : step.transfers) {
+                tr.src = (tr.src + root) % P;
+                tr.dst = (tr.dst + root) % P;
+                if (turnBlocks)
+                  for (std::vector<int64_t> *v : {&tr.sent, &tr.received})
+                    for (int64_t &b : *v)
+                      b = (b + root) % P;
+              }
+            return program;
+          };
+          PlainProgram base0 = plainOf(base);
+          REQUIRE(base0.parts == (blocks ? P : 1));
+          mlir::OwningOpRef<mlir::ModuleOp> turnedHolder;
+          CHECK(isRootRotation(base, parse(turn(base0, blocks), turnedHolder),
+                               root));
+          if (blocks)
+            rejects(turn(base0, false), "ranks renamed, blocks not");
+          // A slot written twice in one step is never taken as renamed, as
+          // which write lands last is lost when transfers are sorted.
+          PlainProgram twice = base0;
+          twice.steps[0].transfers.push_back(twice.steps[0].transfers[0]);
+          mlir::OwningOpRef<mlir::ModuleOp> twiceHolder, turnedTwiceHolder;
+          ProgramOp twiceBase = parse(twice, twiceHolder);
+          ProgramOp twiceTurned =
+              parse(turn(twice, blocks), turnedTwiceHolder);
+          if (twiceBase && twiceTurned) {
+            ++mutants;
+            CHECK_FALSE(isRootRotation(twiceBase, twiceTurned, root));
+          }
+        }
+      }
+    }
+  }
+  MESSAGE(renamed << " root plans recognized, " << mutants << " mutants");
+  CHECK(mutants > 5000);
+}
+
 TEST_CASE("every hierarchical tree is proven for all P, and each P is its "
           "instance") {
   const auto &kinds = kTreeKinds;

@@ -11,6 +11,7 @@
 
 #include "coll/Dialect/CollOps.h"
 #include "coll/Passes/Lowering.h"
+#include "coll/Passes/ProofCache.h"
 #include "coll/Passes/Verify.h"
 #include "coll/Passes/VerifyPasses.h"
 
@@ -36,6 +37,8 @@ constexpr int64_t kDefaultMaxRanks = 64;
 /// The range the family proofs cover; larger communicators are rare and
 /// the proofs stay fast (docs/verification.md).
 constexpr int64_t kFamilyMaxRanks = 65536;
+/// The method of a result an earlier run proved (--proof-cache).
+constexpr const char *kCachedProof = "proof cache";
 
 struct Row {
   std::string collective;
@@ -101,6 +104,8 @@ public:
         llvm::outs() << " by replay";
       if (r.method == "family proof")
         llvm::outs() << " (all P)";
+      else if (r.method == kCachedProof)
+        llvm::outs() << " (cached)";
       else
         llvm::outs() << llvm::format(" %.3fs", r.seconds);
     }
@@ -332,6 +337,15 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
     return collc::kInputError;
   }
 
+  ProvenSchedules proven;
+  if (!opts.proofCache.empty())
+    if (std::optional<std::string> error =
+            proven.useDirectory(opts.proofCache)) {
+      // A command-line error, as compile reports it: no location.
+      llvm::errs() << "collc: error: " << *error << "\n";
+      return collc::kInputError;
+    }
+
   Reporter report(opts);
   VerifyOptions base;
   base.timeoutMs = opts.timeoutMs;
@@ -377,18 +391,33 @@ int collc::runVerify(ModuleOp module, const VerifyCommandOptions &opts) {
     report.family(name, family);
     double seconds = secondsOf(family);
 
+    const std::string key = proofKey(spec);
+    VerifyOptions cached = base;
+    cached.alreadyProven.assign(std::begin(kAllProperties),
+                                std::end(kAllProperties));
+    cached.alreadyProvenBy = kCachedProof;
+    bool provedMore = false;
     for (size_t i = 0; i < counts.size(); ++i) {
       int64_t P = counts[i];
       report.showProgress(name, P, i, counts.size());
       CrossCheck cross;
+      bool known = proven.contains(key, P);
       std::vector<PropertyResult> results = verifyRankCount(
           spec, P,
-          P <= kFamilyMaxRanks ? family : std::vector<PropertyResult>{}, base,
-          opts.crossCheck ? &cross : nullptr);
+          P <= kFamilyMaxRanks ? family : std::vector<PropertyResult>{},
+          known ? cached : base, opts.crossCheck ? &cross : nullptr);
+      if (!known && llvm::all_of(results, [](const PropertyResult &r) {
+            return r.verdict == Verdict::proven;
+          })) {
+        proven.insert(key, P);
+        provedMore = true;
+      }
       seconds += secondsOf(results);
       report.instance(name, P, results);
       report.cross(name, P, cross);
     }
+    if (provedMore)
+      proven.save(key);
     report.summary(name, counts, skipped, spec.describeRanks(), seconds,
                    spec.getAnyRoot());
   }

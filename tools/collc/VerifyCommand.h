@@ -27,6 +27,10 @@ struct VerifyCommandOptions {
   /// (VerifyOptions::replayEverywhere), to compare them with Z3.
   bool replay = false;
   unsigned timeoutMs = 60000;
+  /// A proof cache directory (ProofCache.h): the (schedule, P) an earlier
+  /// run of this collc proved are reported as proven without Z3 (and,
+  /// with crossCheck, still simulated); new proofs are kept.
+  std::string proofCache;
 };
 
 /// "2..64", "3,7,127", "2..8,16,31" -> sorted, unique counts; an error

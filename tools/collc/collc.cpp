@@ -6,6 +6,7 @@
 //   collc trace FILE --ranks N [--count N] [--collective NAME]
 //   collc verify FILE [--ranks 2..64|3,7,127] [--collective NAME] [--json]
 //                [--no-family] [--replay] [--timeout-ms N] [--cross-check]
+//                [--proof-cache DIR]
 //   collc cost FILE --model M [--ranks N] [--sizes 64,8K,1M]
 //   collc explain FILE --model M [--ranks N|LIST]
 //   collc sweep --model M [--retri N] [--bruck N] [--svg OUT.svg]
@@ -77,13 +78,17 @@ const CommandUsage kCommands[] = {
 )"},
     {"verify", R"(  collc verify FILE [--ranks LIST] [--collective NAME] [--json]
                [--no-family] [--replay] [--timeout-ms N] [--cross-check]
+               [--proof-cache DIR]
       Prove matching, ownership, coverage and operator legality with Z3,
       for every P in LIST (e.g. 2..64 or 3,7,127; default 2..64) and, for
       closed-form schedules, for all P at once; a step-level .mlir file is
       verified as written. --cross-check also runs the exact simulation
       on every program and fails (exit 4) where it disagrees with Z3.
       --replay decides by the exact replays wherever the verifier has
-      one (as it does for long chains and large programs).
+      one (as it does for long chains and large programs). With DIR, a P
+      this same collc executable proved before (compile's proofs too) is
+      reported as proven (cached) without Z3, and still simulated by
+      --cross-check; new proofs are kept.
 )"},
     {"cost", R"(  collc cost FILE --model MODEL [--ranks N] [--sizes 64,8K,128K,1M]
                [--collective NAME]
@@ -190,9 +195,10 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
       opts.output = argv[++i];
     } else if (std::optional<std::string> v = value("--namespace")) {
       opts.cppNamespace = *v;
-    } else if (std::optional<std::string> v = opts.command == "compile"
-                                                  ? value("--proof-cache")
-                                                  : std::nullopt) {
+    } else if (std::optional<std::string> v =
+                   opts.command == "compile" || opts.command == "verify"
+                       ? value("--proof-cache")
+                       : std::nullopt) {
       opts.proofCache = *v;
     } else if (std::optional<std::string> v = value("--stage")) {
       opts.stage = *v;
@@ -258,6 +264,7 @@ std::optional<int> parseArgs(int argc, char **argv, Options &opts) {
     return usageError("emit needs --stage=spec, --stage=steps or "
                       "--stage=moves");
   opts.verify.input = opts.input;
+  opts.verify.proofCache = opts.proofCache;
   opts.verify.collective = opts.collective;
   opts.cost.explain = opts.command == "explain";
   opts.cost.ranks = opts.ranks.value_or(0);

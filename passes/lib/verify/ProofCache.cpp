@@ -1,5 +1,6 @@
 //===- ProofCache.cpp - proofs kept across runs --------------------------===//
 #include "coll/Passes/ProofCache.h"
+#include "coll/Dialect/CollOps.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -63,6 +64,17 @@ std::string gnuBuildId() {
 
 } // namespace
 
+std::string coll::proofKey(CollectiveOp spec) {
+  mlir::NamedAttrList attrs(spec->getAttrDictionary());
+  attrs.erase(spec.getSymNameAttrName());
+  attrs.erase(spec.getChoiceOfAttrName());
+  attrs.erase(spec.getSegmentsAttrName());
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  attrs.getDictionary(spec.getContext()).print(os);
+  return key;
+}
+
 std::string coll::executableIdentity() {
   if (std::string id = gnuBuildId(); !id.empty())
     return "build-id " + id;
@@ -103,7 +115,7 @@ std::string ProvenSchedules::path(const std::string &key) const {
 // A file reads:
 //   collc proof cache 1
 //   build-id 3f1c...            (the identity)
-//   key {fold = ..., ...}       (scheduleKey: one line)
+//   key {fold = ..., ...}       (proofKey: one line)
 //   proven 1 2 3 ... 64
 void ProvenSchedules::load(const std::string &key) {
   if (directory.empty() || !loaded.insert(key).second)

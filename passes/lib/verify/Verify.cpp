@@ -51,6 +51,16 @@ std::vector<PropertyResult> coll::verifyProgram(ProgramOp program,
     r.scope = scope;
     results.push_back(r);
   }
+  auto given = [&](Property p) {
+    return llvm::is_contained(options.alreadyProven, p);
+  };
+  if (llvm::all_of(kAllProperties, given)) {
+    for (PropertyResult &r : results) {
+      r.verdict = Verdict::proven;
+      r.method = options.alreadyProvenBy;
+    }
+    return results;
+  }
   // The rank level holds a slot per (rank, part): past 2^26 of them the
   // encodings would not fit in memory, so say so instead of running out.
   constexpr double kMaxRankLevelSlots = double(1 << 26);
@@ -69,9 +79,9 @@ std::vector<PropertyResult> coll::verifyProgram(ProgramOp program,
   PropertyResult &matching = results[0], &ownership = results[1],
                  &coverage = results[2], &legality = results[3];
   auto timed = [&](PropertyResult &r, auto &&prove) {
-    if (llvm::is_contained(options.alreadyProven, r.property)) {
+    if (given(r.property)) {
       r.verdict = Verdict::proven;
-      r.method = "family proof";
+      r.method = options.alreadyProvenBy;
       return;
     }
     auto start = Clock::now();
@@ -190,67 +200,28 @@ mlir::OwningOpRef<CollectiveOp> coll::rootInstance(CollectiveOp spec,
   return instance;
 }
 
-/// One root's instance of verifyRankCount.
-static std::vector<PropertyResult>
-verifyOneRoot(CollectiveOp spec, int64_t P,
-              const std::vector<PropertyResult> &family,
-              const VerifyOptions &options, CrossCheck *cross);
+namespace {
 
-std::vector<PropertyResult>
-coll::verifyRankCount(CollectiveOp spec, int64_t P,
-                      const std::vector<PropertyResult> &family,
-                      const VerifyOptions &options, CrossCheck *cross) {
-  if (!spec.getAnyRoot())
-    return verifyOneRoot(spec, P, family, options, cross);
-  // `root = any`: the runtime runs the plan of the root the caller passes,
-  // so every root's plan is proven (and simulated) on its own.
-  std::vector<PropertyResult> merged;
-  for (int64_t root = 0; root < P; ++root) {
-    mlir::OwningOpRef<CollectiveOp> instance = rootInstance(spec, root);
-    CrossCheck rootCross;
-    std::vector<PropertyResult> results = verifyOneRoot(
-        *instance, P, family, options, cross ? &rootCross : nullptr);
-    for (PropertyResult &r : results)
-      if (r.counterexample)
-        r.counterexample->root = root;
-    // The first root's comparison, or the first that disagrees.
-    if (cross && (root == 0 || (rootCross.compared && !rootCross.agrees &&
-                                (!cross->compared || cross->agrees)))) {
-      *cross = rootCross;
-      if (root > 0)
-        cross->simulation = "root " + std::to_string(root) + ": " +
-                            cross->simulation;
-    }
-    if (root == 0) {
-      merged = std::move(results);
-    } else {
-      for (size_t i = 0; i < merged.size() && i < results.size(); ++i) {
-        double seconds = merged[i].seconds + results[i].seconds;
-        // A violation at any root outranks "not proven" at another.
-        if ((merged[i].verdict == Verdict::proven &&
-             results[i].verdict != Verdict::proven) ||
-            (merged[i].verdict == Verdict::notProven &&
-             results[i].verdict == Verdict::violated))
-          merged[i] = results[i];
-        merged[i].seconds = seconds;
-      }
-    }
-  }
-  for (PropertyResult &r : merged)
-    if (r.verdict == Verdict::proven)
-      r.scope += ", every root in [0, " + std::to_string(P) + ")";
-  return merged;
+/// A spec's plan for P ranks, in a scratch module of its own.
+struct ExpandedPlan {
+  mlir::OwningOpRef<mlir::ModuleOp> scratch;
+  ProgramOp program;
+};
+
+ExpandedPlan expandPlan(CollectiveOp spec, int64_t P) {
+  ExpandedPlan plan;
+  plan.scratch = mlir::ModuleOp::create(spec.getLoc());
+  mlir::OpBuilder builder(plan.scratch->getBody(),
+                          plan.scratch->getBody()->end());
+  plan.program = expandCollective(spec, P, builder, /*withTransfers=*/false);
+  return plan;
 }
 
-static std::vector<PropertyResult>
-verifyOneRoot(CollectiveOp spec, int64_t P,
-              const std::vector<PropertyResult> &family,
-              const VerifyOptions &options, CrossCheck *cross) {
-  mlir::OwningOpRef<mlir::ModuleOp> scratch =
-      mlir::ModuleOp::create(spec.getLoc());
-  mlir::OpBuilder builder(scratch->getBody(), scratch->getBody()->end());
-  ProgramOp program =
-      expandCollective(spec, P, builder, /*withTransfers=*/false);
+/// Proves one plan of `spec` (one root's, for `root = any`).
+std::vector<PropertyResult> provePlan(CollectiveOp spec, ProgramOp program,
+                                      const std::vector<PropertyResult> &family,
+                                      const VerifyOptions &options,
+                                      CrossCheck *cross) {
   VerifyOptions withFamily = options;
   for (const PropertyResult &r : family)
     if (r.verdict == Verdict::proven &&
@@ -268,6 +239,79 @@ verifyOneRoot(CollectiveOp spec, int64_t P,
     if (r.counterexample)
       r.counterexample->at = nullptr; // the scratch module goes now
   return results;
+}
+
+bool allProven(const std::vector<PropertyResult> &results) {
+  return llvm::all_of(results, [](const PropertyResult &r) {
+    return r.verdict == Verdict::proven;
+  });
+}
+
+} // namespace
+
+std::vector<PropertyResult>
+coll::verifyRankCount(CollectiveOp spec, int64_t P,
+                      const std::vector<PropertyResult> &family,
+                      const VerifyOptions &options, CrossCheck *cross) {
+  if (!spec.getAnyRoot()) {
+    ExpandedPlan plan = expandPlan(spec, P);
+    return provePlan(spec, plan.program, family, options, cross);
+  }
+  // `root = any`: the runtime runs the plan of the root the caller passes,
+  // so every root's plan is proven: by Z3 (or a family proof), or, when it
+  // is root 0's proven plan renamed (isRootRotation), by root 0's proof.
+  std::vector<PropertyResult> merged, firstResults;
+  ExpandedPlan first;
+  bool firstProven = false;
+  for (int64_t root = 0; root < P; ++root) {
+    mlir::OwningOpRef<CollectiveOp> instance = rootInstance(spec, root);
+    ExpandedPlan plan = expandPlan(*instance, P);
+    CrossCheck rootCross;
+    std::vector<PropertyResult> results;
+    if (root > 0 && firstProven &&
+        isRootRotation(first.program, plan.program, root)) {
+      results = firstResults; // all proven
+      for (PropertyResult &r : results)
+        r.seconds = 0;
+      // The simulation still runs this root's own plan.
+      if (cross)
+        rootCross = crossCheck(plan.program, results);
+    } else {
+      results = provePlan(*instance, plan.program, family, options,
+                          cross ? &rootCross : nullptr);
+    }
+    for (PropertyResult &r : results)
+      if (r.counterexample)
+        r.counterexample->root = root;
+    // The first root's comparison, or the first that disagrees.
+    if (cross && (root == 0 || (rootCross.compared && !rootCross.agrees &&
+                                (!cross->compared || cross->agrees)))) {
+      *cross = rootCross;
+      if (root > 0)
+        cross->simulation = "root " + std::to_string(root) + ": " +
+                            cross->simulation;
+    }
+    if (root == 0) {
+      merged = firstResults = std::move(results);
+      firstProven = allProven(firstResults);
+      first = std::move(plan);
+    } else {
+      for (size_t i = 0; i < merged.size() && i < results.size(); ++i) {
+        double seconds = merged[i].seconds + results[i].seconds;
+        // A violation at any root outranks "not proven" at another.
+        if ((merged[i].verdict == Verdict::proven &&
+             results[i].verdict != Verdict::proven) ||
+            (merged[i].verdict == Verdict::notProven &&
+             results[i].verdict == Verdict::violated))
+          merged[i] = results[i];
+        merged[i].seconds = seconds;
+      }
+    }
+  }
+  for (PropertyResult &r : merged)
+    if (r.verdict == Verdict::proven)
+      r.scope += ", every root in [0, " + std::to_string(P) + ")";
+  return merged;
 }
 
 void coll::keepHeapForProofs() {

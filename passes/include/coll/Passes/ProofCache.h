@@ -28,6 +28,13 @@
 
 namespace coll {
 
+class CollectiveOp;
+
+/// What the verifier reads of `spec`, as one line: its attributes but its
+/// names and its segments (which change no transfer the proof sees). The
+/// key of its proofs in a ProvenSchedules.
+std::string proofKey(CollectiveOp spec);
+
 /// The (schedule key, P) pairs proven: by this command (the candidates of
 /// `segments = auto` share a key, so their proofs are one proof) and, with
 /// a cache directory, by earlier runs of this executable.

@@ -62,9 +62,11 @@ struct PropertyResult {
 struct VerifyOptions {
   /// Per Z3 query; a timeout is reported as "not proven".
   unsigned timeoutMs = 60000;
-  /// Properties already proven another way (a family proof): reported as
-  /// proven without a query of their own.
+  /// Properties already proven another way (a family proof, or an earlier
+  /// run's proof kept in a proof cache): reported as proven without a
+  /// query of their own, with `alreadyProvenBy` as their method.
   std::vector<Property> alreadyProven;
+  std::string alreadyProvenBy = "family proof";
   /// The family proof of a group's moves (cyclic or aligned xor) covers the
   /// part index every move files each part under, so the group-level
   /// coverage query need not check it again.
@@ -191,13 +193,24 @@ CrossCheck crossCheck(ProgramOp program,
 /// returned reference).
 mlir::OwningOpRef<CollectiveOp> rootInstance(CollectiveOp spec, int64_t root);
 
+/// Whether `turned` (root r's plan) is `base` (root 0's) with every rank k
+/// renamed (k + r) mod P, and every rank's own block too (gather,
+/// scatter): a broadcast, reduce, gather or scatter of a commutative
+/// operator on ranks and transfers only, the same steps in the same order,
+/// each with the same transfers in any order, no slot written twice in a
+/// step. Such a plan has `base`'s verdicts (RootRotation.cpp says why).
+bool isRootRotation(ProgramOp base, ProgramOp turned, int64_t r);
+
 /// Expands `spec` for P ranks as group moves (in a scratch module) and
 /// proves it, taking as proven what `family` (proveFamily's results)
 /// covers for this P. Counterexamples name no operation (`at` is null).
 /// With `cross`, also runs crossCheck on the same expansion. A `root = any`
-/// spec is expanded and proven for every root in [0, P) (rootInstance): a
-/// property is proven when it is for each root; otherwise the first root's
-/// result that is not proven is reported, its counterexample naming it.
+/// spec is expanded for every root in [0, P) (rootInstance): root 0's plan
+/// is proven, and so is each root's plan that is not root 0's renamed
+/// (isRootRotation); the renamed ones take root 0's verdicts (and with
+/// `cross` are each simulated). A property is proven when it is for each
+/// root; otherwise the first root's result that is not proven is reported,
+/// its counterexample naming it.
 std::vector<PropertyResult>
 verifyRankCount(CollectiveOp spec, int64_t P,
                 const std::vector<PropertyResult> &family,
