@@ -41,6 +41,7 @@ struct PlainProgram {
   CollectiveKind kind = CollectiveKind::allreduce;
   std::optional<int64_t> root;
   int64_t parts = P;
+  std::optional<int64_t> segments;
 };
 
 std::string print(const PlainProgram &p) {
@@ -52,6 +53,8 @@ std::string print(const PlainProgram &p) {
      << " : i64, op = #coll.op<sum>";
   if (p.root)
     os << ", root = " << *p.root << " : i64";
+  if (p.segments)
+    os << ", segments = " << *p.segments << " : i64";
   os << "} {\n";
   for (const PlainStep &s : p.steps) {
     os << "  coll.step \"s\" " << stringifyStepKind(s.kind).str() << " {";
@@ -80,6 +83,8 @@ PlainProgram plainOf(ProgramOp program) {
   p.parts = program.getNumParts();
   if (std::optional<uint64_t> root = program.getRoot())
     p.root = static_cast<int64_t>(*root);
+  if (std::optional<uint64_t> segments = program.getSegments())
+    p.segments = static_cast<int64_t>(*segments);
   for (StepOp step : program.getBody().getOps<StepOp>())
     p.steps.push_back({step.getStepKind(), transfersOfStep(step)});
   return p;
@@ -676,11 +681,15 @@ TEST_CASE("root = any: a root's plan that is root 0's renamed takes root "
   int renamed = 0, mutants = 0;
   for (const char *kind : {"broadcast<any>", "reduce<any, sum>", "gather<any>",
                            "scatter<any>"}) {
-    for (std::string tree :
-         {"binomial", "flat", "chain", "arity(3) flat_below(0)"}) {
+    for (std::string tree : {"binomial", "flat", "chain",
+                             "chain; segments = 8", "arity(3) flat_below(0)"}) {
       std::string kindText = kind;
       CAPTURE(kindText);
       CAPTURE(tree);
+      if (tree.find("segments") != std::string::npos &&
+          kindText.rfind("broadcast", 0) != 0 &&
+          kindText.rfind("reduce", 0) != 0)
+        continue; // pipelines broadcast and reduce only
       mlir::OwningOpRef<mlir::ModuleOp> module;
       CollectiveOp spec = collc_test::parseSpec(
           context, module,
@@ -768,12 +777,16 @@ TEST_CASE("root = any: a root's plan that is root 0's renamed takes root "
             m = plain;
             m.steps.erase(m.steps.begin() + s);
             rejects(m, "a step dropped");
-            if (s + 1 < plain.steps.size() &&
-                plain.steps[s].transfers.size() !=
-                    plain.steps[s + 1].transfers.size()) {
+            if (s + 1 < plain.steps.size()) {
               m = plain;
               std::swap(m.steps[s], m.steps[s + 1]);
               rejects(m, "two steps swapped");
+            }
+            for (size_t t = 0; t < step.transfers.size(); ++t) {
+              m = plain;
+              std::vector<int64_t> &taken = m.steps[s].transfers[t].received;
+              std::reverse(taken.begin(), taken.end());
+              rejects(m, "the parts received in another order");
             }
           }
           PlainProgram m = plain;
@@ -805,8 +818,56 @@ TEST_CASE("root = any: a root's plan that is root 0's renamed takes root "
           mlir::OwningOpRef<mlir::ModuleOp> turnedHolder;
           CHECK(isRootRotation(base, parse(turn(base0, blocks), turnedHolder),
                                root));
-          if (blocks)
+          if (blocks) {
             rejects(turn(base0, false), "ranks renamed, blocks not");
+            // Blocks renamed by another offset than their ranks.
+            PlainProgram offset = turn(base0, false);
+            for (PlainStep &step : offset.steps)
+              for (Transfer &tr : step.transfers)
+                for (std::vector<int64_t> *v : {&tr.sent, &tr.received})
+                  for (int64_t &b : *v)
+                    b = (b + root + 1) % P;
+            rejects(offset, "blocks renamed by another offset");
+          }
+          // The program's other attributes: each changed is another plan
+          // (whether or not the verifier reads it).
+          mlir::Builder b(&context);
+          auto attributeMutant = [&](const char *what, auto &&change) {
+            CAPTURE(std::string(what));
+            ProgramOp copy = llvm::cast<ProgramOp>(own->clone());
+            module->getBody()->push_back(copy);
+            change(copy);
+            ++mutants;
+            CHECK_FALSE(isRootRotation(base, copy, root));
+            copy->erase();
+          };
+          attributeMutant("segments", [&](ProgramOp p) {
+            p.setSegmentsAttr(b.getI64IntegerAttr(2));
+          });
+          attributeMutant("operator", [&](ProgramOp p) {
+            p.setOpAttr(ReduceOpAttr::get(&context, ReduceOp::max));
+          });
+          attributeMutant("kind", [&](ProgramOp p) {
+            p.setKindAttr(CollectiveKindAttr::get(
+                &context, p.getKind() == CollectiveKind::broadcast
+                              ? CollectiveKind::reduce
+                              : CollectiveKind::broadcast));
+          });
+          attributeMutant("scratch parts", [&](ProgramOp p) {
+            p.setNumScratchPartsAttr(b.getI64IntegerAttr(0));
+          });
+          attributeMutant("parts", [&](ProgramOp p) {
+            p.setNumPartsAttr(b.getI64IntegerAttr(p.getNumParts() + 1));
+          });
+          attributeMutant("chunks", [&](ProgramOp p) {
+            std::vector<int64_t> identity(p.getNumParts());
+            for (size_t i = 0; i < identity.size(); ++i)
+              identity[i] = static_cast<int64_t>(i);
+            p.setChunkOfPartAttr(b.getDenseI64ArrayAttr(identity));
+          });
+          attributeMutant("group", [&](ProgramOp p) {
+            p.setGroupAttr(GroupKindAttr::get(&context, GroupKind::cyclic));
+          });
           // A slot written twice in one step is never taken as renamed, as
           // which write lands last is lost when transfers are sorted.
           PlainProgram twice = base0;

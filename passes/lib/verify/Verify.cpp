@@ -263,6 +263,7 @@ coll::verifyRankCount(CollectiveOp spec, int64_t P,
   std::vector<PropertyResult> merged, firstResults;
   ExpandedPlan first;
   bool firstProven = false;
+  int64_t renamed = 0;
   for (int64_t root = 0; root < P; ++root) {
     mlir::OwningOpRef<CollectiveOp> instance = rootInstance(spec, root);
     ExpandedPlan plan = expandPlan(*instance, P);
@@ -273,6 +274,7 @@ coll::verifyRankCount(CollectiveOp spec, int64_t P,
       results = firstResults; // all proven
       for (PropertyResult &r : results)
         r.seconds = 0;
+      ++renamed;
       // The simulation still runs this root's own plan.
       if (cross)
         rootCross = crossCheck(plan.program, results);
@@ -309,8 +311,12 @@ coll::verifyRankCount(CollectiveOp spec, int64_t P,
     }
   }
   for (PropertyResult &r : merged)
-    if (r.verdict == Verdict::proven)
+    if (r.verdict == Verdict::proven) {
       r.scope += ", every root in [0, " + std::to_string(P) + ")";
+      if (renamed > 0)
+        r.scope += " (" + std::to_string(renamed) + " of them as root 0's "
+                   "plan renamed)";
+    }
   return merged;
 }
 
