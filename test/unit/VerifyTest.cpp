@@ -714,7 +714,7 @@ TEST_CASE("root = any: a root's plan that is root 0's renamed takes root "
             for (const PropertyResult &r : verifyProgram(own, {}))
               CHECK(r.verdict == Verdict::proven);
           CHECK_FALSE(Simulation::run(own).has_value());
-          if (P < 3 || P > 8)
+          if (P < 3 || P > 6)
             continue;
           // Another rotation is not this one.
           CHECK_FALSE(isRootRotation(base, own, (root + 1) % P));
@@ -885,7 +885,7 @@ TEST_CASE("root = any: a root's plan that is root 0's renamed takes root "
     }
   }
   MESSAGE(renamed << " root plans recognized, " << mutants << " mutants");
-  CHECK(mutants > 5000);
+  CHECK(mutants > 3000);
 }
 
 TEST_CASE("every hierarchical tree is proven for all P, and each P is its "
