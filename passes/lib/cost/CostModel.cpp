@@ -4,6 +4,7 @@
 #include "coll/segments.hpp"
 #include "StepTraffic.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Format.h"
@@ -269,20 +270,26 @@ coll::detail::priceSteps(llvm::ArrayRef<Traffic> steps,
   std::set<std::pair<int64_t, int64_t>> groupWrites;
   int groupSize = 0;
   double groupTransfer = 0;
+  // What a step reads and writes matters only to overlapping steps; the
+  // sets cost most of the pricing (a `choose` prices every candidate for
+  // every P), so they are kept only when there are ports to overlap on.
+  const bool overlapping = model.ports > 1;
   for (const Traffic &traffic : steps) {
-    std::map<int64_t, double> sent, received, merged, linkLoad;
-    std::map<int64_t, int> sends, receives; // messages per rank
+    llvm::SmallDenseMap<int64_t, double> sent, received, merged, linkLoad;
+    llvm::SmallDenseMap<int64_t, int> sends, receives; // messages per rank
     std::set<std::pair<int64_t, int64_t>> reads, writes;
     StepCost cost;
     double longestPath = 0;
     bool unreachable = false;
     for (const Message &t : traffic) {
-      for (int64_t b : t.sent)
-        reads.insert({t.src, b});
-      for (int64_t b : t.received) {
-        writes.insert({t.dst, b});
-        if (t.merges)
-          reads.insert({t.dst, b});
+      if (overlapping) {
+        for (int64_t b : t.sent)
+          reads.insert({t.src, b});
+        for (int64_t b : t.received) {
+          writes.insert({t.dst, b});
+          if (t.merges)
+            reads.insert({t.dst, b});
+        }
       }
       if (t.merges)
         merged[t.dst] += t.size;
@@ -345,7 +352,7 @@ coll::detail::priceSteps(llvm::ArrayRef<Traffic> steps,
           return false;
       return true;
     };
-    bool joins = model.ports > 1 && cost.communicates && groupSize > 0 &&
+    bool joins = overlapping && cost.communicates && groupSize > 0 &&
                  groupSize < model.ports && disjoint(reads, groupWrites) &&
                  disjoint(writes, groupWrites);
     if (joins) {
@@ -361,7 +368,7 @@ coll::detail::priceSteps(llvm::ArrayRef<Traffic> steps,
     } else {
       groupSize = 0; // a local step waits for what came before
     }
-    if (cost.communicates)
+    if (overlapping && cost.communicates)
       groupWrites.insert(writes.begin(), writes.end());
     costs.push_back(cost);
   }
