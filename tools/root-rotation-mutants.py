@@ -21,18 +21,19 @@ TEST = "root = any: a root*"
 # name: (text in the source, its replacement)
 MUTANTS = {
     "a slot written twice is taken":
-        ("      if (!written.insert({to, part}).second)\n        return std::nullopt;",
-         "      written.insert({to, part});"),
+        ("      if (!written.insert({t.dst, part}).second)\n        return std::nullopt;",
+         "      written.insert({t.dst, part});"),
     "blocks are not renamed":
         ("const bool blocksTurn = partsBelongToRanks(kind);",
          "const bool blocksTurn = false;"),
     "a noncommutative operator is taken":
         ("  if (base.getNoncommutative() || turned.getNoncommutative())\n    return false;", ""),
     "transfers compared in order":
-        ("    std::sort(have->begin(), have->end());", ""),
+        ("    std::sort(have->begin(), have->end(), transferBefore);", ""),
     "received parts not compared":
-        ("                           std::vector<int64_t>(taken.begin(), taken.end()));",
-         "                           std::vector<int64_t>(sent.begin(), sent.end()));"),
+        ("  return std::tie(a.src, a.dst, a.sent, a.received) ==\n"
+         "         std::tie(b.src, b.dst, b.sent, b.received);",
+         "  return std::tie(a.src, a.dst, a.sent) == std::tie(b.src, b.dst, b.sent);"),
     "roots not compared":
         ("  if (base.getRoot().value_or(0) != 0 ||\n"
          "      turned.getRoot().value_or(0) != static_cast<uint64_t>(r))\n    return false;", ""),

@@ -14,6 +14,7 @@
 // transfer; any plan it does not recognize is proven on its own.
 //
 //===----------------------------------------------------------------------===//
+#include "coll/Passes/GroupSchedule.h"
 #include "coll/Passes/Verify.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -27,11 +28,6 @@ using namespace coll;
 
 namespace {
 
-/// A transfer as the verifier reads it: source, destination, the parts
-/// sent and the parts the destination takes them as.
-using TransferKey = std::tuple<int64_t, int64_t, std::vector<int64_t>,
-                            std::vector<int64_t>>;
-
 /// Whether the parts of `kind` are rank-indexed blocks (block b starts at,
 /// or must end at, rank b) rather than segments of one buffer.
 bool partsBelongToRanks(CollectiveKind kind) {
@@ -43,28 +39,32 @@ bool isRootedKind(CollectiveKind kind) {
          partsBelongToRanks(kind);
 }
 
-/// A step the rotation check reads: transfers only (no group-level move,
-/// vector move or relabelled chunk), each destination slot written once.
-std::optional<std::vector<TransferKey>> transfersOf(StepOp step) {
+/// A step's transfers, if the rotation check reads it: transfers only (no
+/// group-level move or vector move), each destination slot written once.
+std::optional<std::vector<Transfer>> transfersOf(StepOp step) {
   if (step.getFrom() || step.getTo() || step.getVectors() ||
       step.hasVectorMoves())
     return std::nullopt;
-  std::vector<TransferKey> transfers;
+  std::vector<Transfer> transfers = transfersOfStep(step);
+  // Two transfers into one slot in one step: whichever lands last
+  // matters, and sorting would lose which. Not recognized.
   std::set<std::pair<int64_t, int64_t>> written;
-  for (size_t i = 0; i < step.getNumTransfers(); ++i) {
-    llvm::ArrayRef<int64_t> sent = step.getTransferParts(i);
-    llvm::ArrayRef<int64_t> taken = step.getReceivedParts(i);
-    int64_t to = step.getDestinations()[i];
-    // Two transfers into one slot in one step: whichever lands last
-    // matters, and sorting would lose which. Not recognized.
-    for (int64_t part : taken)
-      if (!written.insert({to, part}).second)
+  for (const Transfer &t : transfers)
+    for (int64_t part : t.received)
+      if (!written.insert({t.dst, part}).second)
         return std::nullopt;
-    transfers.emplace_back(step.getSources()[i], to,
-                           std::vector<int64_t>(sent.begin(), sent.end()),
-                           std::vector<int64_t>(taken.begin(), taken.end()));
-  }
   return transfers;
+}
+
+/// Transfers in one order, whatever order a step lists them in.
+bool transferBefore(const Transfer &a, const Transfer &b) {
+  return std::tie(a.src, a.dst, a.sent, a.received) <
+         std::tie(b.src, b.dst, b.sent, b.received);
+}
+
+bool sameTransfer(const Transfer &a, const Transfer &b) {
+  return std::tie(a.src, a.dst, a.sent, a.received) ==
+         std::tie(b.src, b.dst, b.sent, b.received);
 }
 
 } // namespace
@@ -115,17 +115,16 @@ bool coll::isRootRotation(ProgramOp base, ProgramOp turned, int64_t r) {
     if (!baseStep || !turnedStep ||
         baseStep.getStepKind() != turnedStep.getStepKind())
       return false;
-    std::optional<std::vector<TransferKey>> want = transfersOf(baseStep);
-    std::optional<std::vector<TransferKey>> have = transfersOf(turnedStep);
+    std::optional<std::vector<Transfer>> want = transfersOf(baseStep);
+    std::optional<std::vector<Transfer>> have = transfersOf(turnedStep);
     if (!want || !have || want->size() != have->size())
       return false;
-    for (TransferKey &x : *want)
-      x = TransferKey{rank(std::get<0>(x)), rank(std::get<1>(x)),
-                   turn(std::get<2>(x)), turn(std::get<3>(x))};
+    for (Transfer &x : *want)
+      x = Transfer{rank(x.src), rank(x.dst), turn(x.sent), turn(x.received)};
     // A step's transfers run together: their order is no part of it.
-    std::sort(want->begin(), want->end());
-    std::sort(have->begin(), have->end());
-    if (*want != *have)
+    std::sort(want->begin(), want->end(), transferBefore);
+    std::sort(have->begin(), have->end(), transferBefore);
+    if (!std::equal(want->begin(), want->end(), have->begin(), sameTransfer))
       return false;
   }
   return b == baseOps.end() && t == turnedOps.end();
